@@ -1,0 +1,31 @@
+#!/bin/sh
+# Count the top-level KTAP results of every file given and print the line
+# CI reads: "N passed, N failed, N skipped". Subtests (indented) are not
+# counted twice. A document whose results do not match its plan (a test that
+# crashed half-way) counts as one failure. A SKIP fails the run: nothing in
+# this suite may skip silently (README, "Tests").
+# Usage: summary.sh FILE.tap...
+set -u
+awk '
+	BEGIN { for (i = 1; i < ARGC; i++) files[++nfiles] = ARGV[i] }
+	/^1\.\.[0-9]+$/ { plan[FILENAME] = substr($0, 4) + 0 }
+	/^(not )?ok [0-9]+/ {
+		seen[FILENAME]++
+		if ($0 ~ /^ok / && $0 ~ /# *SKIP/) { skip++; skipped = skipped "\n  " FILENAME ": " $0 }
+		else if ($0 ~ /^ok /) pass++
+		else { fail++; failed = failed "\n  " FILENAME ": " $0 }
+	}
+	END {
+		for (i = 1; i <= nfiles; i++) {
+			f = files[i]
+			if (!(f in plan) || plan[f] != seen[f] + 0) {
+				fail++
+				failed = failed "\n  " f ": plan " (f in plan ? "1.." plan[f] : "missing") ", " seen[f] + 0 " results"
+			}
+		}
+		if (failed != "") print "failed:" failed
+		if (skipped != "") print "skipped (unexpected):" skipped
+		printf "%d passed, %d failed, %d skipped\n", pass, fail, skip
+		exit (fail > 0 || skip > 0 || pass == 0)
+	}
+' "$@"

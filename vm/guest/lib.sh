@@ -1,0 +1,46 @@
+# Guest-side helpers shared by every job (sourced by init and jobs).
+
+# Turn every NVDIMM namespace into fsdax mode unless it already is (a reboot
+# on the same backing file keeps the info block, and with it the data).
+pmem_setup() {
+	modprobe nfit && modprobe nd_pmem || return 1
+	for ns in $(ndctl list -N 2>/dev/null | sed -n 's/.*"dev":"\(namespace[0-9.]*\)".*/\1/p'); do
+		if ! ndctl list -n "$ns" | grep -q '"mode":"fsdax"'; then
+			ndctl create-namespace -f -e "$ns" -m fsdax >/dev/null || return 1
+		fi
+	done
+	udev_wait /dev/pmem0
+}
+
+udev_wait() {
+	i=0
+	while [ ! -b "$1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b "$1" ]
+}
+
+# fs_mkfs TYPE DEV
+fs_mkfs() {
+	case $1 in
+	ext4) mkfs.ext4 -F -q -b 4096 "$2" ;;
+	xfs) modprobe xfs && mkfs.xfs -f -q "$2" ;;
+	*) echo "fs_mkfs: unknown fs $1" >&2; return 1 ;;
+	esac
+}
+
+# fs_mount TYPE DEV DIR: mount with -o dax (busybox mount needs -t).
+fs_mount() {
+	[ "$1" = xfs ] && modprobe xfs
+	mkdir -p "$3"
+	mount -t "$1" -o dax "$2" "$3" || return 1
+	# XFS quietly mounts without DAX when the device cannot do it: refuse that.
+	if ! fs_is_dax "$3"; then
+		echo "fs_mount: $2 mounted without DAX on $3" >&2
+		umount "$3"
+		return 1
+	fi
+}
+
+# fs_is_dax DIR: the mount carries the dax option.
+fs_is_dax() {
+	awk -v d="$1" '$2 == d && $4 ~ /(^|,)dax(=always)?(,|$)/ { found = 1 } END { exit !found }' /proc/mounts
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Run a guest script as a job: stage it with the suite's static binaries and
+# shell helpers, boot the VM on fresh NVDIMM files, keep everything under
+# OUTDIR. Files the job prints between '@@file NAME' and '@@end' lines are
+# written to OUTDIR/files/NAME; the rest stays in OUTDIR/results.txt.
+# Usage: job.sh SCRIPT OUTDIR [vm/run.sh options]
+# Environment: VMLINUZ, INITRD (from the Makefile), BINDIR (static binaries),
+# JOB_FILES (more files for the job folder).
+set -u
+script=$1 outdir=$2; shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+top=${here%/vm}
+
+rm -rf "$outdir/job" "$outdir/files"
+mkdir -p "$outdir/job/bin" "$outdir/files" || exit 126
+cp "$script" "$outdir/job/run" && chmod +x "$outdir/job/run" || exit 126
+cp "$top/tests/ktap.sh" "$outdir/job/"
+for f in ${JOB_FILES:-}; do cp "$f" "$outdir/job/" || exit 126; done
+[ -n "${BINDIR:-}" ] && cp "$BINDIR"/* "$outdir/job/bin/" 2>/dev/null
+rm -f "$outdir"/pmem*.img
+sh "$here/run.sh" --kernel "$VMLINUZ" --initrd "$INITRD" --out "$outdir" \
+	--pmem "$outdir/pmem0.img" --pmem "$outdir/pmem1.img" "$@" "$outdir/job"
+rc=$?
+awk -v dir="$outdir/files" '
+	BEGIN { printf "" > (dir "/../results.txt.tmp") }
+	/^@@file / { f = dir "/" $2; next }
+	/^@@end$/ { close(f); f = ""; next }
+	f != "" { print > f; next }
+	{ print > (dir "/../results.txt.tmp") }
+' "$outdir/results.txt" 2>/dev/null && mv "$outdir/results.txt.tmp" "$outdir/results.txt"
+# The backing files are 1 GiB of sparse data nobody reads after a run.
+rm -f "$outdir"/pmem*.img "$outdir/initrd.img"
+exit $rc

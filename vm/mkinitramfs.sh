@@ -1,0 +1,59 @@
+#!/bin/sh
+# Build the base initramfs: busybox, the guest's modules, ndctl and the
+# filesystem tools with their shared libraries, and the guest init.
+# The suite's own binaries travel in a separate per-run archive (see run.sh),
+# so this one changes only when the kernel or the host packages do.
+# Usage: mkinitramfs.sh KERNEL_VERSION MODULES_ROOT OUT.cpio.gz
+set -eu
+kver=$1 modroot=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+
+# Modules the guest loads; their dependencies are resolved from modules.dep.
+MODULES="nfit nd_pmem dax_pmem xfs loop virtio_pci virtio_console dm_log_writes dm_flakey"
+# Dynamic tools copied with every library ldd names.
+TOOLS="ndctl mke2fs e2fsck dumpe2fs debugfs mkfs.xfs xfs_repair xfs_io xfs_db jq"
+
+stage=$(mktemp -d "${out%/*}/initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/sbin" "$stage/lib/modules/$kver" "$stage/etc" \
+	"$stage/proc" "$stage/sys" "$stage/dev" "$stage/tmp" "$stage/mnt" "$stage/run"
+
+cp /bin/busybox "$stage/bin/busybox"
+
+copy_with_libs() {
+	bin=$(command -v "$1" || true)
+	[ -n "$bin" ] || { echo "mkinitramfs: $1 not found on the host (make deps)" >&2; exit 1; }
+	cp "$bin" "$stage/sbin/"
+	ldd "$bin" | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
+		mkdir -p "$stage${lib%/*}"
+		[ -e "$stage$lib" ] || cp -L "$lib" "$stage$lib"
+	done
+}
+for t in $TOOLS; do copy_with_libs "$t"; done
+ln -s mke2fs "$stage/sbin/mkfs.ext4"
+ln -s e2fsck "$stage/sbin/fsck.ext4"
+# glibc's loader lives under /lib64 on x86_64.
+mkdir -p "$stage/lib64"
+cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
+
+moddir=$modroot/lib/modules/$kver
+[ -f "$moddir/modules.dep" ] || { echo "mkinitramfs: no modules.dep in $moddir" >&2; exit 1; }
+for m in $MODULES; do
+	# modules.dep names use '-' or '_' as they appear in the file name.
+	line=$(grep -E "/($m|$(echo "$m" | tr _ -))\.ko:" "$moddir/modules.dep" || true)
+	[ -n "$line" ] || { echo "mkinitramfs: module $m not in $moddir" >&2; exit 1; }
+	for f in $(echo "$line" | tr -d :); do
+		mkdir -p "$stage/lib/modules/$kver/${f%/*}"
+		cp "$moddir/$f" "$stage/lib/modules/$kver/$f"
+	done
+done
+cp "$moddir/modules.builtin" "$moddir/modules.builtin.modinfo" "$moddir/modules.order" "$stage/lib/modules/$kver/"
+depmod -b "$stage" "$kver"
+
+cp "$here/guest/init" "$stage/init"
+cp "$here/guest/lib.sh" "$stage/lib/vmlib.sh"
+chmod +x "$stage/init"
+echo "$kver" > "$stage/etc/kernel-version"
+
+(cd "$stage" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
