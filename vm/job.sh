@@ -23,7 +23,13 @@ sh "$here/run.sh" --kernel "$VMLINUZ" --initrd "$INITRD" --out "$outdir" \
 rc=$?
 awk -v dir="$outdir/files" '
 	BEGIN { printf "" > (dir "/../results.txt.tmp") }
-	/^@@file / { f = dir "/" $2; next }
+	/^@@file / {
+		f = dir "/" $2
+		d = f
+		sub(/\/[^/]*$/, "", d)
+		system("mkdir -p \"" d "\"")
+		next
+	}
 	/^@@end$/ { close(f); f = ""; next }
 	f != "" { print > f; next }
 	{ print > (dir "/../results.txt.tmp") }

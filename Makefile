@@ -1,0 +1,119 @@
+# MAP_SYNC test bench. 'make help' lists the targets.
+.DELETE_ON_ERROR:
+.SECONDARY:
+.SUFFIXES:
+SHELL := /bin/sh
+
+O ?= .output
+V ?= 0
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+include kernel-config/guest-kernel.mk
+
+# The guest kernel: Debian's pinned package, or your own build laid out as
+# KERNEL_DIR/{vmlinuz,config,lib/modules/VERSION} (see kernel-config/README.md).
+ifdef KERNEL_DIR
+GUEST_DIR := $(KERNEL_DIR)
+GUEST_KVER := $(notdir $(wildcard $(KERNEL_DIR)/lib/modules/*))
+GUEST_STAMP := $(KERNEL_DIR)/vmlinuz
+else
+GUEST_DIR := $(O)/kernel
+GUEST_KVER := $(GUEST_KERNEL_VERSION)
+GUEST_STAMP := $(O)/kernel/.complete
+endif
+VMLINUZ := $(GUEST_DIR)/vmlinuz
+INITRD := $(O)/initramfs.cpio.gz
+ACCEL ?= tcg
+VM_TIMEOUT ?= 900
+PAGES ?= 512
+REPS ?= 1
+
+CC := gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Ilib -D_GNU_SOURCE
+# Guest binaries run from a busybox initramfs: link them statically.
+STATIC := -static
+
+LIB_OBJS := $(patsubst lib/%.c,$(O)/lib/%.o,$(wildcard lib/*.c))
+LIB_HDRS := $(wildcard lib/*.h)
+BENCH_BINS := $(patsubst bench/%.c,$(O)/bin/%,$(wildcard bench/*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
+UNIT_SH := $(wildcard tests/unit/test-*.sh)
+
+.PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
+all: $(BENCH_BINS) $(UNIT_BINS)
+
+help:
+	@echo 'make            build the benchmark, tools and unit tests into $(O)/'
+	@echo 'make deps       install the missing Debian packages (root)'
+	@echo 'make check      host unit tests, guest kernel config check, guest tests in QEMU'
+	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s'
+	@echo 'make clean      remove $(O)/'
+	@echo 'Variables: V=1 (verbose), KERNEL_DIR=dir (own kernel), ACCEL=tcg|kvm, PAGES, REPS, VM_TIMEOUT'
+
+deps:
+	$(Q)sh mk/deps.sh
+
+$(O)/lib $(O)/bin $(O)/tests $(O)/check:
+	$(Q)mkdir -p $@
+
+$(O)/lib/%.o: lib/%.c $(LIB_HDRS) | $(O)/lib
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(O)/bin/%: bench/%.c $(LIB_OBJS) $(LIB_HDRS) $(wildcard bench/*.h) | $(O)/bin
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) $(STATIC) $< $(LIB_OBJS) -o $@
+
+$(O)/tests/%: tests/unit/%.c $(LIB_OBJS) $(LIB_HDRS) $(wildcard tests/unit/*.h) | $(O)/tests
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@
+
+kernel: $(GUEST_STAMP)
+$(O)/kernel/.complete: kernel-config/guest-kernel.mk vm/fetch-kernel.sh
+	$(Q)sh vm/fetch-kernel.sh $(GUEST_KERNEL_PKG) $(GUEST_KERNEL_DEB_VERSION) $(GUEST_KERNEL_VERSION) $(O)/kernel
+
+initramfs: $(INITRD)
+$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh
+	$(call msg,INITRD,$@)
+	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_DIR) $@
+
+VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL)
+
+# 'check' installs packages first, then builds and tests in a second make so
+# the build sees the tools deps just installed.
+check: deps
+	$(Q)$(MAKE) --no-print-directory check-all
+
+.PHONY: check-all
+check-all: all $(INITRD)
+	$(Q)rm -rf $(O)/check && mkdir -p $(O)/check
+	$(Q)$(MAKE) --no-print-directory -k check-host check-guest; \
+	sh tests/summary.sh $(O)/check/*.tap
+
+check-host: all | $(O)/check
+	@echo '  TEST     host unit tests'
+	$(Q)for t in $(UNIT_BINS); do $$t > $(O)/check/unit-$${t##*/}.tap 2>&1; done; \
+	for t in $(UNIT_SH); do n=$${t##*/}; sh $$t > $(O)/check/unit-$${n%.sh}.tap 2>&1; done; \
+	sh tests/host/guest-kernel-config.sh $(GUEST_DIR)/config > $(O)/check/guest-kernel-config.tap 2>&1; true
+
+check-guest: all $(INITRD) | $(O)/check
+	@echo '  TEST     guest tests (QEMU $(ACCEL), kernel $(GUEST_KVER))'
+	$(Q)$(VM_ENV) sh tests/host/guest.sh tests/guest/check.sh $(O)/check/guest $(O)/check/guest.tap
+
+reproduce: deps
+	$(Q)$(MAKE) --no-print-directory reproduce-run
+
+.PHONY: reproduce-run
+reproduce-run: all $(INITRD)
+	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
+
+clean:
+	$(call msg,CLEAN,$(O))
+	$(Q)rm -rf $(O)

@@ -1,0 +1,99 @@
+#!/bin/sh
+# Guest half of 'make check': runs inside the VM as /job/run and prints one
+# KTAP document on stdout (the result channel). Needs two NVDIMMs.
+. /lib/vmlib.sh
+. ./ktap.sh
+PATH=/job/bin:$PATH
+SMALL=64          # pages per short benchmark run
+STATES="prealloc empty fallocated"
+
+# bench_sums FILE: the letter-format table adds up to its own faults= figure
+# and that figure is the expected one.
+bench_sums() {
+	awk -v want="$2" '
+		/^[0-9]+ - [0-9]+ (us|ns): [0-9]+$/ { sum += $NF }
+		/^median=/ { for (i = 1; i <= NF; i++) if ($i ~ /^faults=/) faults = substr($i, 8) }
+		/^min=[0-9]+ avg=[0-9]+ max=[0-9]+$/ { head = 1 }
+		END {
+			if (!head) { print "no min/avg/max line"; exit 1 }
+			if (faults != want) { print "faults=" faults ", want " want; exit 1 }
+			if (sum != want) { print "buckets sum to " sum ", want " want; exit 1 }
+		}' "$1"
+}
+
+json_sums() {
+	jq -e --argjson n "$2" '.faults == $n and ([.hist[].count] | add) == $n and .min <= .median and .median <= .max' "$1" >/dev/null ||
+		{ echo "JSON does not add up: $(head -c 300 "$1")"; return 1; }
+}
+
+# run_bench NAME EXPECTED_FAULTS ARGS...: text and JSON outputs both add up.
+run_bench() {
+	name=$1 want=$2; shift 2
+	if ! faultlat "$@" >/tmp/b.txt 2>/tmp/b.err; then
+		ktap_fail "$name" "faultlat $* exit $?: $(cat /tmp/b.err)"
+	elif ! why=$(bench_sums /tmp/b.txt "$want"); then
+		ktap_fail "$name" "$why"
+	elif ! faultlat --json "$@" >/tmp/b.json 2>/tmp/b.err; then
+		ktap_fail "$name" "faultlat --json $*: $(cat /tmp/b.err)"
+	elif ! why=$(json_sums /tmp/b.json "$want"); then
+		ktap_fail "$name" "$why"
+	else
+		ktap_pass "$name"
+	fi
+}
+
+# expect_exit NAME CODE PATTERN ARGS...: faultlat fails with CODE and a single
+# stderr line matching PATTERN.
+expect_exit() {
+	name=$1 code=$2 pattern=$3; shift 3
+	faultlat "$@" >/dev/null 2>/tmp/e.err
+	rc=$?
+	if [ "$rc" != "$code" ]; then
+		ktap_fail "$name" "exit $rc, want $code: $(cat /tmp/e.err)"
+	elif [ "$(wc -l </tmp/e.err)" != 1 ] || ! grep -q -- "$pattern" /tmp/e.err; then
+		ktap_fail "$name" "stderr is not one line matching '$pattern': $(cat /tmp/e.err)"
+	else
+		ktap_pass "$name"
+	fi
+}
+
+nbench=$(( 2 * (3 * 2 + 2 + 1) ))
+ktap_header $((3 + 2 + 4 + nbench))
+
+pmem_both_fsdax() {
+	pmem_setup && udev_wait /dev/pmem1 &&
+		[ "$(ndctl list -N | grep -c "\"mode\":\"fsdax\"")" = 2 ]
+}
+mkfs_mount() { fs_mkfs "$1" "$2" && fs_mount "$1" "$2" "/mnt/$1"; }
+
+ktap_check pmem_namespaces_fsdax pmem_both_fsdax
+ktap_check ext4_mount_dax mkfs_mount ext4 /dev/pmem0
+ktap_check xfs_mount_dax mkfs_mount xfs /dev/pmem1
+
+for fs in ext4 xfs; do
+	ktap_check "mapsync_accepted_$fs" faultlat --sync -n 8 -f "/mnt/$fs/accept"
+done
+
+# A non-DAX ext4 (loop device on tmpfs) must refuse MAP_SYNC in its mmap hook;
+# tmpfs refuses it earlier, in do_mmap, because it never opted in.
+modprobe loop
+truncate -s 64M /tmp/nondax.img && mkfs.ext4 -F -q /tmp/nondax.img && mkdir -p /mnt/nondax &&
+	mount -t ext4 -o loop /tmp/nondax.img /mnt/nondax
+expect_exit mapsync_refused_nondax_ext4 5 EOPNOTSUPP --no-dax-check --sync -n 8 -f /mnt/nondax/f
+expect_exit mapsync_refused_tmpfs 5 EOPNOTSUPP --no-dax-check --sync -n 8 -f /tmp/f
+expect_exit faultlat_rejects_nondax_path 3 . --sync -n 8 -f /mnt/nondax/f
+expect_exit faultlat_rejects_bad_state 2 . --state bogus -f /mnt/ext4/f
+umount /mnt/nondax
+
+for fs in ext4 xfs; do
+	for state in $STATES; do
+		run_bench "bench_${fs}_${state}_nosync" $SMALL -n $SMALL -s "$state" -f "/mnt/$fs/b"
+		run_bench "bench_${fs}_${state}_sync" $SMALL -n $SMALL -s "$state" --sync -f "/mnt/$fs/b"
+	done
+	run_bench "bench_${fs}_empty_copy_nosync" $SMALL -n $SMALL -s empty -l copy --load-size 4M -f "/mnt/$fs/b"
+	run_bench "bench_${fs}_empty_copy_sync" $SMALL -n $SMALL -s empty -l copy --load-size 4M --sync -f "/mnt/$fs/b"
+	# 4 MiB in PMD mode: two 2 MiB faults.
+	run_bench "bench_${fs}_pmd_sync" 2 -n 1024 -s empty --fault-size pmd --sync -f "/mnt/$fs/b"
+done
+
+ktap_finish
