@@ -62,6 +62,8 @@ mkdir "$jobstage/job" && cp -a "$job/." "$jobstage/job/" || die "cannot stage $j
 (cd "$jobstage" && find job | cpio -o -H newc --quiet | gzip -1) >"$jobstage/job.cpio.gz"
 cat "$initrd" "$jobstage/job.cpio.gz" >"$out/initrd.img"
 
+# tsc=reliable: TCG vCPUs look unsynchronised to the kernel, which then picks
+# HPET and every clock_gettime() of the benchmark becomes a ~1 us syscall.
 set -- -nodefaults -display none -no-reboot \
 	-machine pc,nvdimm=on -smp 2 -m "$mem,slots=4,maxmem=8G" \
 	-kernel "$kernel" -initrd "$out/initrd.img" \
@@ -85,8 +87,6 @@ for f in $pmems; do
 	n=$((n + 1))
 done
 
-# tsc=reliable: TCG vCPUs look unsynchronised to the kernel, which then picks
-# HPET and every clock_gettime() of the benchmark becomes a ~1 us syscall.
 start=$(date +%s)
 echo "vm: booting $(basename "$kernel") ($accel, 2 cpus, $mem, $n nvdimm, watchdog ${timeout}s)"
 timeout -k 5 "$timeout" qemu-system-x86_64 "$@" 2>"$out/qemu.err" &
