@@ -16,18 +16,22 @@ endif
 
 include kernel-config/guest-kernel.mk
 
-# The guest kernel: Debian's pinned package, or your own build laid out as
-# KERNEL_DIR/{vmlinuz,config,lib/modules/VERSION} (see kernel-config/README.md).
-ifdef KERNEL_DIR
-GUEST_DIR := $(KERNEL_DIR)
-GUEST_KVER := $(notdir $(wildcard $(KERNEL_DIR)/lib/modules/*))
-GUEST_STAMP := $(KERNEL_DIR)/vmlinuz
+# The guest kernel: Debian's pinned package, or your own build with
+# KERNEL=bzImage MODULES=DIR/lib/modules/VERSION [KCONFIG=.config]
+# (kernel-config/README.md). GUEST_MODROOT holds lib/modules/VERSION.
+ifdef KERNEL
+VMLINUZ := $(KERNEL)
+GUEST_KVER := $(notdir $(MODULES))
+GUEST_MODROOT := $(patsubst %/lib/modules/$(GUEST_KVER),%,$(MODULES))
+KCONFIG ?= $(MODULES)/build/.config
+GUEST_STAMP := $(KERNEL)
 else
-GUEST_DIR := $(O)/kernel
+VMLINUZ := $(O)/kernel/vmlinuz
 GUEST_KVER := $(GUEST_KERNEL_VERSION)
+GUEST_MODROOT := $(O)/kernel
+KCONFIG := $(O)/kernel/config
 GUEST_STAMP := $(O)/kernel/.complete
 endif
-VMLINUZ := $(GUEST_DIR)/vmlinuz
 INITRD := $(O)/initramfs.cpio.gz
 ACCEL ?= tcg
 VM_TIMEOUT ?= 900
@@ -55,7 +59,7 @@ help:
 	@echo 'make check      host unit tests, guest kernel config check, guest tests in QEMU'
 	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s'
 	@echo 'make clean      remove $(O)/'
-	@echo 'Variables: V=1 (verbose), KERNEL_DIR=dir (own kernel), ACCEL=tcg|kvm, PAGES, REPS, VM_TIMEOUT'
+	@echo 'Variables: V=1 (verbose), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel), ACCEL=tcg|kvm, PAGES, REPS, VM_TIMEOUT'
 
 deps:
 	$(Q)sh mk/deps.sh
@@ -82,7 +86,7 @@ $(O)/kernel/.complete: kernel-config/guest-kernel.mk vm/fetch-kernel.sh
 initramfs: $(INITRD)
 $(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh
 	$(call msg,INITRD,$@)
-	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_DIR) $@
+	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 
 VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL)
 
@@ -101,7 +105,7 @@ check-host: all | $(O)/check
 	@echo '  TEST     host unit tests'
 	$(Q)for t in $(UNIT_BINS); do $$t > $(O)/check/unit-$${t##*/}.tap 2>&1; done; \
 	for t in $(UNIT_SH); do n=$${t##*/}; sh $$t > $(O)/check/unit-$${n%.sh}.tap 2>&1; done; \
-	sh tests/host/guest-kernel-config.sh $(GUEST_DIR)/config > $(O)/check/guest-kernel-config.tap 2>&1; true
+	sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(O)/check/guest-kernel-config.tap 2>&1; true
 
 check-guest: all $(INITRD) | $(O)/check
 	@echo '  TEST     guest tests (QEMU $(ACCEL), kernel $(GUEST_KVER))'
@@ -112,6 +116,7 @@ reproduce: deps
 
 .PHONY: reproduce-run
 reproduce-run: all $(INITRD)
+	$(Q)sh kernel-config/check-config.sh $(KCONFIG) >/dev/null || sh kernel-config/check-config.sh $(KCONFIG)
 	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
 
 clean:

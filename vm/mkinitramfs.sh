@@ -9,7 +9,7 @@ kver=$1 modroot=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 
 # Modules the guest loads; their dependencies are resolved from modules.dep.
-MODULES="nfit nd_pmem dax_pmem xfs loop virtio_pci virtio_console dm_log_writes dm_flakey"
+MODULES="nfit nd_pmem xfs loop virtio_pci virtio_console dm_log_writes dm_flakey"
 # Dynamic tools copied with every library ldd names.
 TOOLS="ndctl mke2fs e2fsck dumpe2fs debugfs mkfs.xfs xfs_repair xfs_io xfs_db jq"
 
@@ -40,7 +40,10 @@ moddir=$modroot/lib/modules/$kver
 [ -f "$moddir/modules.dep" ] || { echo "mkinitramfs: no modules.dep in $moddir" >&2; exit 1; }
 for m in $MODULES; do
 	# modules.dep names use '-' or '_' as they appear in the file name.
-	line=$(grep -E "/($m|$(echo "$m" | tr _ -))\.ko:" "$moddir/modules.dep" || true)
+	pattern="/($m|$(echo "$m" | tr _ -))\.ko"
+	# Built into the kernel (a kernel of your own may do that): nothing to copy.
+	grep -qE "$pattern\$" "$moddir/modules.builtin" 2>/dev/null && continue
+	line=$(grep -E "$pattern:" "$moddir/modules.dep" || true)
 	[ -n "$line" ] || { echo "mkinitramfs: module $m not in $moddir" >&2; exit 1; }
 	for f in $(echo "$line" | tr -d :); do
 		mkdir -p "$stage/lib/modules/$kver/${f%/*}"
