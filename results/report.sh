@@ -190,7 +190,8 @@ END {
 			if (!((ko, "min") in V) || !((ko, "avg") in V) || !((ko, "max") in V)) {
 				problem(s ": no \"min=.. avg=.. max=..\" line in " rundir "/" s ".txt"); OK[s] = 0
 			}
-			if ((ko, "faults") in V) FAULTS[ko] = V[ko, "faults"] + 0
+			# faults= is per repetition; the histogram holds every repetition.
+			if ((ko, "faults") in V) FAULTS[ko] = V[ko, "faults"] * (((ko, "reps") in V) ? V[ko, "reps"] : 1)
 			if (!(ko in FAULTS)) {
 				problem(s ": no faults= figure in " rundir "/" s ".txt"); OK[s] = 0
 			} else if (BSUM[ko] + 0 != FAULTS[ko]) {

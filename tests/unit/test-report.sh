@@ -101,6 +101,18 @@ t_no_faults() {
 	want_rc 1 && want_out "$tmp/err" "report: prealloc-none-sync: no faults= figure in $tmp/run2/prealloc-none-sync.txt"
 }
 
+# faults= counts one repetition; the buckets hold all of them.
+t_reps() {
+	cp -r "$data/run-good" "$tmp/run3" &&
+		awk '/ us: / { $NF = $NF * 3 } /^median=/ { sub(/reps=1/, "reps=3") } { print }' \
+			"$data/run-good/prealloc-none-sync.txt" >"$tmp/run3/prealloc-none-sync.txt"
+	run "$v2" "$tmp/run3"
+	want_rc 0 || return 1
+	sed -i 's/reps=3/reps=2/' "$tmp/run3/prealloc-none-sync.txt"
+	run "$v2" "$tmp/run3"
+	want_rc 1 && want_out "$tmp/err" "report: prealloc-none-sync: bucket counts sum to 1536, expected faults=1024"
+}
+
 # --- the reference tables
 t_ref_v2() {
 	run --json "$v2" "$data/run-good"
@@ -151,7 +163,7 @@ t_help() {
 	want_rc 0 && want_line "$tmp/out" "usage: report.sh [--json] REFERENCE RUNDIR" && want_line "$tmp/out" "Examples:"
 }
 
-ktap_header 15
+ktap_header 16
 ktap_check good_run_ok t_good
 ktap_check good_run_ratio_rows t_good_ratios
 ktap_check good_run_side_by_side t_good_side_by_side
@@ -161,6 +173,7 @@ ktap_check bucket_sum_mismatch_json t_badsum_json
 ktap_check missing_scenario_exit_1 t_missing
 ktap_check unexpected_line_exit_1 t_unexpected_line
 ktap_check no_faults_figure_exit_1 t_no_faults
+ktap_check repetitions_multiply_faults t_reps
 ktap_check reference_v2_numbers t_ref_v2
 ktap_check reference_v4_v6_numbers t_ref_v46
 ktap_check reference_scenario_keys t_ref_keys
