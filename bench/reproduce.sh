@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/bench}
 cd "$top"
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "$(git status --porcelain 2>/dev/null)" ] || rev="$rev-dirty"
+[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev-dirty"
 id=$(date -u +%Y%m%dT%H%M%SZ)-$rev
 run=results/runs/$id
 work=${O:-.output}/reproduce
