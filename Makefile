@@ -62,7 +62,7 @@ help:
 	@echo 'Variables: V=1 (verbose), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel), ACCEL=tcg|kvm, PAGES, REPS, VM_TIMEOUT'
 
 deps:
-	$(Q)sh mk/deps.sh
+	$(Q)sh mk/deps.sh $(if $(KERNEL),,$(GUEST_HEADERS_PKG))
 
 $(O)/lib $(O)/bin $(O)/tests $(O)/check:
 	$(Q)mkdir -p $@

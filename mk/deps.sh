@@ -1,13 +1,17 @@
 #!/bin/sh
 # Install the Debian packages the suite needs, only those missing: a no-op
-# costs one dpkg-query. Usage: deps.sh [--list]
+# costs one dpkg-query. Usage: deps.sh [--list] [EXTRA_PACKAGE...]
+# (the Makefile passes the guest kernel's headers package, for the mutant
+# modules of validate/)
 set -eu
 # Build: C and BPF toolchain. Guest: QEMU, initramfs tools, the filesystem
-# and NVDIMM tools copied into it. jq: the host checks JSON with it.
+# and NVDIMM tools copied into it. jq: the host checks JSON with it. lz4: the
+# Debian guest kernel's payload, unpacked for its BTF (bpf/gen-vmlinux-h.sh).
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq"
+qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4"
 
-if [ "${1:-}" = --list ]; then echo $PACKAGES; exit 0; fi
+if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
+PACKAGES="$PACKAGES $*"
 missing=
 for p in $PACKAGES; do
 	case $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) in
