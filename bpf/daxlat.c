@@ -1,0 +1,1430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * daxlat: latency of DAX page faults inside the kernel, with the phases of
+ * synchronous (MAP_SYNC) write faults. User space: picks an attach mode per
+ * probe by trying it (fentry -> kprobe, tp_btf -> raw_tp), reads the fault
+ * size argument's meaning from the running kernel's BTF, prints histograms.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "daxlat.h"
+#include "daxlat_util.h"
+#include "daxlat.skel.h"
+#include "exitcodes.h"
+#include "hist.h"
+#include "json.h"
+
+#define NR_STORED_STACKS 1000	/* --stack-threshold keeps at most this many */
+
+static struct env {
+	pid_t pid;
+	const char *cmd;
+	__u64 unit_div;
+	const char *unit;	/* "us" */
+	const char *unit_name;	/* "usecs" */
+	bool timestamp;
+	bool json;
+	bool kprobes;
+	bool raw_tp;
+	bool verbose;
+	long long stack_threshold_us;	/* -1: off */
+	long top;
+	long interval;		/* seconds, 0: none */
+	long times;
+} env = {
+	.unit_div = 1000, .unit = "us", .unit_name = "usecs",
+	.stack_threshold_us = -1, .times = -1,
+};
+
+const char *argp_program_version = "daxlat 0.1";
+error_t argp_err_exit_status = EXIT_USAGE;
+static const char doc[] =
+"Trace DAX page fault latency in the kernel, with the phases of MAP_SYNC faults.\n"
+"\n"
+"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--kprobes]\n"
+"              [--stack-threshold USEC | --top N] [-v] [interval] [count]\n"
+"\n"
+"EXAMPLES:\n"
+"    daxlat                      # trace all DAX faults until Ctrl-C\n"
+"    daxlat 1 10                 # print every second, 10 times\n"
+"    daxlat -p 185               # only process 185 (all its threads)\n"
+"    daxlat -c 'faultlat -f /mnt/ext4/f -n 512 --sync >/tmp/out'\n"
+"                                # run a command, trace it and its children\n"
+"    daxlat --json -c CMD | jq .counters\n"
+"    daxlat -m -T 5              # milliseconds, timestamps, every 5 s\n"
+"    daxlat --kprobes            # kprobes even where fentry works\n"
+"    daxlat --top 5              # kernel stacks of the 5 slowest faults\n"
+"    daxlat --stack-threshold 500   # kernel stacks of faults over 500 us\n"
+"\n"
+"The command's own output shares daxlat's stdout: redirect it in CMD when\n"
+"parsing --json. Exit status with -c: the command's, if tracing worked.\n"
+"\v"
+"NOTES:\n"
+"  Filtering (-p, -c) is by process (tgid). -c also follows every process\n"
+"  the command forks, from the moment it starts; processes it did not fork\n"
+"  are never traced. jbd2 commits run in kjournald2, not in the traced\n"
+"  process: with a filter they are counted for the devices the traced\n"
+"  processes faulted on, so another process's commits there count too.\n"
+"  A synchronous fault is one whose dax_iomap_fault returned NEEDDSYNC;\n"
+"  its phases are 1 dax_iomap_fault, 2 vfs_fsync_range inside\n"
+"  dax_finish_sync_fault, 3 from that fsync's return to the\n"
+"  fs_dax:dax_insert_pfn_mkwrite event, 4 the filesystem's fault handler.\n"
+"\n"
+"OVERHEAD:\n"
+"  Per DAX fault: about six probe hits and a few hash map updates; one\n"
+"  vfs_fsync_range probe hit per fsync anywhere in the system. Negligible\n"
+"  next to a MAP_SYNC fault (tens of microseconds or more), but fexit and\n"
+"  kretprobe probes cost tens of nanoseconds each on their own.\n"
+"\n"
+"EXIT STATUS:\n"
+"  0 ok (with -c: the command's status), 1 runtime error, 2 usage,\n"
+"  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
+
+enum { OPT_JSON = 1000, OPT_KPROBES, OPT_RAW_TP, OPT_STACK_THRESHOLD, OPT_TOP };
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "Trace this process only (all its threads)", 0 },
+	{ "command", 'c', "CMD", 0, "Run CMD with sh -c once the probes are attached; trace it and the processes it forks; stop when it exits", 0 },
+	{ "milliseconds", 'm', NULL, 0, "Histograms in milliseconds", 0 },
+	{ "microseconds", 'u', NULL, 0, "Histograms in microseconds (default)", 0 },
+	{ "nanoseconds", 'n', NULL, 0, "Histograms in nanoseconds", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print a timestamp with each report", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per report instead of text", 0 },
+	{ "kprobes", OPT_KPROBES, NULL, 0, "Use kprobes/kretprobes, not fentry/fexit", 0 },
+	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Use raw tracepoints, not tp_btf", 0 },
+	{ "stack-threshold", OPT_STACK_THRESHOLD, "USEC", 0, "Record the kernel stack of faults slower than USEC", 0 },
+	{ "top", OPT_TOP, "N", 0, "Record the kernel stacks of the N slowest faults", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf debug output and probe decisions", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{ 0 },
+};
+
+static long parse_long(const char *arg, const char *what, long min,
+		       struct argp_state *state)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min)
+		argp_error(state, "invalid %s: %s", what, arg);
+	return v;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	static int pos;
+
+	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case 'p':
+		env.pid = (pid_t)parse_long(arg, "PID", 1, state);
+		break;
+	case 'c':
+		env.cmd = arg;
+		break;
+	case 'm':
+		env.unit_div = 1000000, env.unit = "ms", env.unit_name = "msecs";
+		break;
+	case 'u':
+		env.unit_div = 1000, env.unit = "us", env.unit_name = "usecs";
+		break;
+	case 'n':
+		env.unit_div = 1, env.unit = "ns", env.unit_name = "nsecs";
+		break;
+	case 'T':
+		env.timestamp = true;
+		break;
+	case OPT_JSON:
+		env.json = true;
+		break;
+	case OPT_KPROBES:
+		env.kprobes = true;
+		break;
+	case OPT_RAW_TP:
+		env.raw_tp = true;
+		break;
+	case OPT_STACK_THRESHOLD:
+		env.stack_threshold_us = parse_long(arg, "threshold", 0, state);
+		break;
+	case OPT_TOP:
+		env.top = parse_long(arg, "count for --top", 1, state);
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (pos == 0)
+			env.interval = parse_long(arg, "interval", 1, state);
+		else if (pos == 1)
+			env.times = parse_long(arg, "count", 1, state);
+		else
+			argp_error(state, "too many arguments: %s", arg);
+		pos++;
+		break;
+	case ARGP_KEY_END:
+		if (env.pid && env.cmd)
+			argp_error(state, "-p and -c exclude each other");
+		if (env.top && env.stack_threshold_us >= 0)
+			argp_error(state, "--top and --stack-threshold exclude each other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt,
+			   va_list args)
+{
+	if (!env.verbose)
+		return 0;
+	(void)level;
+	return vfprintf(stderr, fmt, args);
+}
+
+__attribute__((format(printf, 1, 2)))
+static void verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!env.verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("daxlat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* ---- kernel BTF: vmlinux and modules ------------------------------------ */
+
+static struct btf *vmlinux_btf;
+
+struct modbtf {
+	char name[64];
+	struct btf *btf;
+	int fd;
+};
+static struct modbtf *modbtfs;
+static size_t nmodbtfs;
+static bool modbtfs_loaded;
+
+/* Module BTFs are only read when a name is missing from vmlinux (xfs.ko). */
+static void load_module_btfs(void)
+{
+	__u32 id = 0;
+
+	modbtfs_loaded = true;
+	while (!bpf_btf_get_next_id(id, &id)) {
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+		char name[64] = "";
+		struct modbtf *m;
+		struct btf *btf;
+		int fd;
+
+		fd = bpf_btf_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		info.name = (__u64)(unsigned long)name;
+		info.name_len = sizeof(name);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.kernel_btf ||
+		    !strcmp(name, "vmlinux")) {
+			close(fd);
+			continue;
+		}
+		btf = btf__load_from_kernel_by_id_split(id, vmlinux_btf);
+		m = btf ? realloc(modbtfs, (nmodbtfs + 1) * sizeof(*modbtfs)) : NULL;
+		if (!m) {
+			btf__free(btf);
+			close(fd);
+			continue;
+		}
+		modbtfs = m;
+		m = &modbtfs[nmodbtfs++];
+		snprintf(m->name, sizeof(m->name), "%s", name);
+		m->btf = btf;
+		m->fd = fd;	/* kept: the kernel wants it as attach_btf_obj_fd */
+	}
+}
+
+/*
+ * Find @name of @kind in the kernel's BTF. Sets *obj_fd (0 for vmlinux) and
+ * *btfp; returns the type id or -ENOENT.
+ */
+static int find_kernel_btf(const char *name, __u32 kind, int *obj_fd,
+			   const struct btf **btfp, const char **module)
+{
+	int id = btf__find_by_name_kind(vmlinux_btf, name, kind);
+
+	if (id > 0) {
+		*obj_fd = 0, *btfp = vmlinux_btf, *module = NULL;
+		return id;
+	}
+	if (!modbtfs_loaded)
+		load_module_btfs();
+	for (size_t i = 0; i < nmodbtfs; i++) {
+		id = btf__find_by_name_kind(modbtfs[i].btf, name, kind);
+		if (id > 0) {
+			*obj_fd = modbtfs[i].fd, *btfp = modbtfs[i].btf;
+			*module = modbtfs[i].name;
+			return id;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Really load and attach a two-instruction tracing program to @name: the
+ * only sure way to know fentry (or tp_btf) works here, since lockdown,
+ * a missing trampoline or an unsupported argument type all show up only
+ * then.
+ */
+static int probe_tracing(const char *name, __u32 kind,
+			 enum bpf_attach_type type)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	const struct btf *btf;
+	const char *module;
+	int obj_fd, id, fd, link, err;
+
+	id = find_kernel_btf(name, kind, &obj_fd, &btf, &module);
+	if (id < 0)
+		return id;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type,
+		    .attach_btf_id = id, .attach_btf_obj_fd = obj_fd);
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd < 0)
+		return -errno;
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	err = link < 0 ? -errno : 0;
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return err;
+}
+
+/* "enum" when the 2nd argument of @func is enum page_entry_size (<= 6.5),
+ * "int" when it is unsigned int order (6.6+). */
+static int detect_size_arg(const char *func, bool *is_order,
+			   const char **arg_name)
+{
+	const struct btf_type *t, *proto, *at;
+	const struct btf_param *p;
+	int id;
+
+	id = btf__find_by_name_kind(vmlinux_btf, func, BTF_KIND_FUNC);
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(vmlinux_btf, id);
+	proto = btf__type_by_id(vmlinux_btf, t->type);
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 2)
+		return -EINVAL;
+	p = btf_params(proto) + 1;
+	*arg_name = btf__name_by_offset(vmlinux_btf, p->name_off);
+	id = btf__resolve_type(vmlinux_btf, p->type);
+	at = id > 0 ? btf__type_by_id(vmlinux_btf, id) : NULL;
+	if (at && btf_is_any_enum(at))
+		*is_order = false;
+	else if (at && btf_is_int(at))
+		*is_order = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* PMD order: log2(hpage_pmd_size / page size); 9 on x86-64. */
+static unsigned int detect_pmd_order(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+	unsigned long pmd = 0, page = (unsigned long)sysconf(_SC_PAGESIZE);
+	unsigned int order = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &pmd) != 1)
+			pmd = 0;
+		fclose(f);
+	}
+	if (!pmd || !page || pmd < page)
+		return 9;
+	while ((page << order) < pmd)
+		order++;
+	return order;
+}
+
+/* ---- probes -------------------------------------------------------------- */
+
+enum mode { M_ABSENT, M_FENTRY, M_KPROBE, M_TPBTF, M_RAWTP, M_FAILED };
+static const char *const mode_names[] = {
+	"absent", "fentry", "kprobe", "tp_btf", "raw_tp", "failed",
+};
+
+struct func_probe {
+	const char *func;
+	bool in_btf;
+	const char *kname;	/* kallsyms name for a kprobe, maybe a clone */
+	bool fentry_ok;		/* the probe program loaded and attached */
+	int fentry_err;
+	enum mode mode;
+	int attach_err;
+	struct bpf_program *fentry, *fexit, *kprobe, *kretprobe;
+	struct bpf_link *links[2];
+};
+
+enum { FP_FAULT, FP_SYNC, FP_FSYNC, FP_LOGFORCE, FP_NR };
+static struct func_probe fprobes[FP_NR] = {
+	[FP_FAULT] = { .func = "dax_iomap_fault" },
+	[FP_SYNC] = { .func = "dax_finish_sync_fault" },
+	[FP_FSYNC] = { .func = "vfs_fsync_range" },
+	[FP_LOGFORCE] = { .func = "xfs_log_force_seq" },
+};
+static struct func_probe hprobes[DAXLAT_NR_HANDLERS];
+static size_t nhprobes;
+
+struct tp_probe {
+	const char *name;
+	bool tpbtf_ok;
+	int tpbtf_err;
+	enum mode mode;
+	int attach_err;
+	struct bpf_program *tpbtf, *rawtp;
+	struct bpf_link *link;
+};
+
+enum { TP_PTE_DONE, TP_PMD_DONE, TP_MKWRITE, TP_MKWRITE_NO_ENTRY,
+       TP_COMMIT_START, TP_COMMIT_END, TP_NR };
+static struct tp_probe tprobes[TP_NR] = {
+	[TP_PTE_DONE] = { .name = "dax_pte_fault_done" },
+	[TP_PMD_DONE] = { .name = "dax_pmd_fault_done" },
+	[TP_MKWRITE] = { .name = "dax_insert_pfn_mkwrite" },
+	[TP_MKWRITE_NO_ENTRY] = { .name = "dax_insert_pfn_mkwrite_no_entry" },
+	[TP_COMMIT_START] = { .name = "jbd2_start_commit" },
+	[TP_COMMIT_END] = { .name = "jbd2_end_commit" },
+};
+static struct bpf_link *fork_link;
+static struct ksyms *ksyms;
+
+static bool func_exists(const char *func)
+{
+	const struct btf *btf;
+	const char *module;
+	int fd;
+
+	return find_kernel_btf(func, BTF_KIND_FUNC, &fd, &btf, &module) > 0 ||
+	       ksyms_probe_name(ksyms, func);
+}
+
+static void resolve_func(struct func_probe *p)
+{
+	const struct btf *btf;
+	const char *module = NULL;
+	int fd;
+
+	p->in_btf = find_kernel_btf(p->func, BTF_KIND_FUNC, &fd, &btf, &module) > 0;
+	p->kname = ksyms_probe_name(ksyms, p->func);
+	p->fentry_err = -ENOENT;
+	if (env.kprobes || !p->in_btf)
+		return;
+	p->fentry_err = probe_tracing(p->func, BTF_KIND_FUNC, BPF_TRACE_FENTRY);
+	p->fentry_ok = !p->fentry_err;
+	verbose("%s: BTF in %s, kallsyms name %s, fentry %s", p->func,
+		module ? module : "vmlinux", p->kname ? p->kname : "none",
+		p->fentry_ok ? "works" : strerror(-p->fentry_err));
+}
+
+/*
+ * The filesystem fault handlers that bracket a whole fault, as this kernel
+ * has them: ext4_dax_huge_fault (ext4_dax_fault calls it); XFS up to 6.12
+ * funnels every fault through __xfs_filemap_fault, later kernels have only
+ * the outer xfs_filemap_* entry points.
+ */
+static void choose_handlers(void)
+{
+	static const char *const xfs_outer[] = {
+		"xfs_filemap_fault", "xfs_filemap_huge_fault", "xfs_filemap_pfn_mkwrite",
+	};
+
+	if (func_exists("ext4_dax_huge_fault"))
+		hprobes[nhprobes++].func = "ext4_dax_huge_fault";
+	if (func_exists("__xfs_filemap_fault")) {
+		hprobes[nhprobes++].func = "__xfs_filemap_fault";
+	} else {
+		for (size_t i = 0; i < sizeof(xfs_outer) / sizeof(*xfs_outer); i++)
+			if (nhprobes < DAXLAT_NR_HANDLERS && func_exists(xfs_outer[i]))
+				hprobes[nhprobes++].func = xfs_outer[i];
+	}
+	for (size_t i = 0; i < nhprobes; i++)
+		resolve_func(&hprobes[i]);
+}
+
+static void resolve_tps(void)
+{
+	char name[128];
+
+	for (int i = 0; i < TP_NR; i++) {
+		struct tp_probe *t = &tprobes[i];
+
+		t->tpbtf_err = -ENOENT;
+		if (env.raw_tp)
+			continue;
+		snprintf(name, sizeof(name), "btf_trace_%s", t->name);
+		t->tpbtf_err = probe_tracing(name, BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP);
+		t->tpbtf_ok = !t->tpbtf_err;
+		verbose("%s: tp_btf %s%s", t->name, t->tpbtf_ok ? "works" : "fails: ",
+			t->tpbtf_ok ? "" : strerror(-t->tpbtf_err));
+	}
+}
+
+static void bind_progs(struct daxlat_bpf *skel)
+{
+	struct func_probe *p;
+
+	p = &fprobes[FP_FAULT];
+	p->fentry = skel->progs.fentry_fault, p->fexit = skel->progs.fexit_fault;
+	p->kprobe = skel->progs.kprobe_fault, p->kretprobe = skel->progs.kretprobe_fault;
+	p = &fprobes[FP_SYNC];
+	p->fentry = skel->progs.fentry_sync, p->fexit = skel->progs.fexit_sync;
+	p->kprobe = skel->progs.kprobe_sync, p->kretprobe = skel->progs.kretprobe_sync;
+	p = &fprobes[FP_FSYNC];
+	p->fentry = skel->progs.fentry_fsync, p->fexit = skel->progs.fexit_fsync;
+	p->kprobe = skel->progs.kprobe_fsync, p->kretprobe = skel->progs.kretprobe_fsync;
+	p = &fprobes[FP_LOGFORCE];
+	p->fentry = skel->progs.fentry_logforce, p->fexit = skel->progs.fexit_logforce;
+	p->kprobe = skel->progs.kprobe_logforce, p->kretprobe = skel->progs.kretprobe_logforce;
+
+#define BIND_HANDLER(n)							\
+	hprobes[n].fentry = skel->progs.fentry_handler##n;		\
+	hprobes[n].fexit = skel->progs.fexit_handler##n;		\
+	hprobes[n].kprobe = skel->progs.kprobe_handler##n;		\
+	hprobes[n].kretprobe = skel->progs.kretprobe_handler##n;
+	BIND_HANDLER(0) BIND_HANDLER(1) BIND_HANDLER(2) BIND_HANDLER(3)
+#undef BIND_HANDLER
+
+	tprobes[TP_PTE_DONE].tpbtf = skel->progs.tpbtf_pte_done;
+	tprobes[TP_PTE_DONE].rawtp = skel->progs.rawtp_pte_done;
+	tprobes[TP_PMD_DONE].tpbtf = skel->progs.tpbtf_pmd_done;
+	tprobes[TP_PMD_DONE].rawtp = skel->progs.rawtp_pmd_done;
+	tprobes[TP_MKWRITE].tpbtf = skel->progs.tpbtf_mkwrite;
+	tprobes[TP_MKWRITE].rawtp = skel->progs.rawtp_mkwrite;
+	tprobes[TP_MKWRITE_NO_ENTRY].tpbtf = skel->progs.tpbtf_mkwrite_no_entry;
+	tprobes[TP_MKWRITE_NO_ENTRY].rawtp = skel->progs.rawtp_mkwrite_no_entry;
+	tprobes[TP_COMMIT_START].tpbtf = skel->progs.tpbtf_commit_start;
+	tprobes[TP_COMMIT_START].rawtp = skel->progs.rawtp_commit_start;
+	tprobes[TP_COMMIT_END].tpbtf = skel->progs.tpbtf_commit_end;
+	tprobes[TP_COMMIT_END].rawtp = skel->progs.rawtp_commit_end;
+}
+
+struct load_cfg {
+	bool size_is_order;
+	unsigned int pmd_order;
+	bool filter;
+};
+
+/*
+ * Open and load with fentry/tp_btf where the probes said they work.
+ * kprobe and raw_tp programs need no target at load time, so they are
+ * always loaded: a fentry attach that still fails falls back to them.
+ */
+static struct daxlat_bpf *open_and_load(const struct load_cfg *cfg,
+					bool allow_fentry, bool allow_tpbtf,
+					int *errp)
+{
+	struct daxlat_bpf *skel = daxlat_bpf__open();
+	int err;
+
+	if (!skel) {
+		*errp = -errno;
+		return NULL;
+	}
+	skel->rodata->filter_tgid = cfg->filter;
+	skel->rodata->follow_forks = env.cmd != NULL;
+	skel->rodata->size_is_order = cfg->size_is_order;
+	skel->rodata->pmd_order = cfg->pmd_order;
+	skel->rodata->unit_div = env.unit_div;
+	skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
+	bind_progs(skel);
+
+	for (int i = 0; i < FP_NR; i++) {
+		bool on = allow_fentry && fprobes[i].fentry_ok;
+
+		bpf_program__set_autoload(fprobes[i].fentry, on);
+		bpf_program__set_autoload(fprobes[i].fexit, on);
+	}
+	for (int i = 0; i < DAXLAT_NR_HANDLERS; i++) {
+		struct func_probe *h = &hprobes[i];
+		bool on = (size_t)i < nhprobes && allow_fentry && h->fentry_ok;
+
+		bpf_program__set_autoload(h->fentry, on);
+		bpf_program__set_autoload(h->fexit, on);
+		if (on) {
+			bpf_program__set_attach_target(h->fentry, 0, h->func);
+			bpf_program__set_attach_target(h->fexit, 0, h->func);
+		}
+	}
+	for (int i = 0; i < TP_NR; i++)
+		bpf_program__set_autoload(tprobes[i].tpbtf,
+					  allow_tpbtf && tprobes[i].tpbtf_ok);
+	bpf_program__set_autoload(skel->progs.follow_fork, env.cmd != NULL);
+
+	err = daxlat_bpf__load(skel);
+	if (err) {
+		*errp = err;
+		daxlat_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* Exits first: an entry seen without its exit would leave stale state. */
+static void attach_func(struct func_probe *p, bool fentry_loaded)
+{
+	struct bpf_link *l0, *l1;
+
+	p->mode = M_ABSENT;
+	if (fentry_loaded) {
+		l1 = bpf_program__attach(p->fexit);
+		l0 = l1 ? bpf_program__attach(p->fentry) : NULL;
+		if (l0 && l1) {
+			p->links[0] = l0, p->links[1] = l1, p->mode = M_FENTRY;
+			return;
+		}
+		p->attach_err = -errno;
+		bpf_link__destroy(l0);
+		bpf_link__destroy(l1);
+		verbose("%s: fentry attach failed (%s), trying a kprobe",
+			p->func, strerror(-p->attach_err));
+	}
+	if (!p->kname) {
+		if (p->in_btf || fentry_loaded)
+			p->mode = M_FAILED;
+		return;
+	}
+	l1 = bpf_program__attach_kprobe(p->kretprobe, true, p->kname);
+	l0 = l1 ? bpf_program__attach_kprobe(p->kprobe, false, p->kname) : NULL;
+	if (l0 && l1) {
+		p->links[0] = l0, p->links[1] = l1, p->mode = M_KPROBE;
+		return;
+	}
+	p->attach_err = -errno;
+	bpf_link__destroy(l0);
+	bpf_link__destroy(l1);
+	p->mode = M_FAILED;
+}
+
+static void attach_tp(struct tp_probe *t, bool tpbtf_loaded)
+{
+	if (tpbtf_loaded) {
+		t->link = bpf_program__attach(t->tpbtf);
+		if (t->link) {
+			t->mode = M_TPBTF;
+			return;
+		}
+		verbose("%s: tp_btf attach failed (%s), trying raw_tp", t->name,
+			strerror(errno));
+	}
+	t->link = bpf_program__attach_raw_tracepoint(t->rawtp, t->name);
+	if (t->link) {
+		t->mode = M_RAWTP;
+		return;
+	}
+	t->attach_err = -errno;
+	t->mode = t->attach_err == -ENOENT ? M_ABSENT : M_FAILED;
+}
+
+static void detach_all(void)
+{
+	for (int i = 0; i < FP_NR; i++)
+		for (int j = 0; j < 2; j++)
+			bpf_link__destroy(fprobes[i].links[j]), fprobes[i].links[j] = NULL;
+	for (size_t i = 0; i < nhprobes; i++)
+		for (int j = 0; j < 2; j++)
+			bpf_link__destroy(hprobes[i].links[j]), hprobes[i].links[j] = NULL;
+	for (int i = 0; i < TP_NR; i++)
+		bpf_link__destroy(tprobes[i].link), tprobes[i].link = NULL;
+	bpf_link__destroy(fork_link);
+	fork_link = NULL;
+}
+
+/* ---- reporting ----------------------------------------------------------- */
+
+static const char *const size_names[SZ_NR] = { "pte", "pmd", "other" };
+static const char *const outcome_names[OC_NR] = {
+	"nopage", "needdsync", "fallback", "sigbus", "other",
+};
+static const char *const fs_names[FS_NR] = { "ext4", "xfs", "other" };
+
+static const struct {
+	const char *json;
+	const char *text;
+} counter_names[C_NR] = {
+	[C_FAULTS] = { "dax_iomap_fault", "dax_iomap_fault calls" },
+	[C_FAULTS_PTE] = { "pte", "  PTE-sized" },
+	[C_FAULTS_PMD] = { "pmd", "  PMD-sized" },
+	[C_FAULTS_OTHER_SIZE] = { "other_size", "  other size" },
+	[C_NOPAGE] = { "nopage", "  returned NOPAGE" },
+	[C_NEEDDSYNC] = { "needdsync", "  returned NEEDDSYNC" },
+	[C_FALLBACK] = { "fallback", "  returned FALLBACK" },
+	[C_SIGBUS] = { "sigbus", "  returned SIGBUS/error" },
+	[C_OTHER_OUTCOME] = { "other_outcome", "  returned other" },
+	[C_PTE_FAULT_DONE] = { "pte_fault_done", "dax_pte_fault_done events" },
+	[C_PMD_FAULT_DONE] = { "pmd_fault_done", "dax_pmd_fault_done events" },
+	[C_PMD_DONE_FALLBACK] = { "pmd_fault_done_fallback", "  with FALLBACK" },
+	[C_MKWRITE] = { "mkwrite", "dax_insert_pfn_mkwrite events" },
+	[C_MKWRITE_NO_ENTRY] = { "mkwrite_no_entry", "dax_insert_pfn_mkwrite_no_entry events" },
+	[C_SYNC_FINISH] = { "sync_faults", "dax_finish_sync_fault calls" },
+	[C_METADATA_SYNCS] = { "metadata_syncs", "metadata syncs in sync faults" },
+	[C_JBD2_COMMITS] = { "jbd2_commits", "jbd2 commits" },
+	[C_XFS_LOG_FORCES] = { "xfs_log_forces", "xfs log forces" },
+	[C_HANDLER_CALLS] = { "handler_calls", "fs fault handler calls" },
+	[C_STACKS] = { "stacks", "stacks recorded" },
+	[C_STACKS_LOST] = { "stacks_lost", "stacks lost (ring buffer full)" },
+	[C_MISSED_ENTRY] = { "missed_entries", "exits without a seen entry" },
+};
+
+static const struct {
+	const char *json;
+	const char *text;
+	const char *brief;	/* for the phase totals table */
+} kind_names[K_NR] = {
+	[K_FAULT] = { "fault", "dax_iomap_fault", "" },
+	[K_PHASE1] = { "dax_iomap_fault", "phase 1: dax_iomap_fault body",
+		       "1 dax_iomap_fault body" },
+	[K_PHASE2] = { "metadata_sync", "phase 2: metadata sync (vfs_fsync_range in dax_finish_sync_fault)",
+		       "2 metadata sync (vfs_fsync_range)" },
+	[K_PHASE3] = { "insert", "phase 3: writable insertion (fsync return -> dax_insert_pfn_mkwrite)",
+		       "3 writable insertion" },
+	[K_PHASE4] = { "fs_handler", "phase 4: whole fs fault handler",
+		       "4 whole fs fault handler" },
+	[K_SYNC_FINISH] = { "sync_finish", "dax_finish_sync_fault", "" },
+	[K_JBD2_COMMIT] = { "jbd2_commit", "jbd2 commit (start -> end, same tid)", "" },
+	[K_XFS_LOG_FORCE] = { "xfs_log_force", "xfs_log_force_seq", "" },
+};
+
+struct hentry {
+	struct hist_key key;
+	struct hist_val val;
+};
+
+static int compare_hentry(const void *a, const void *b)
+{
+	const struct hist_key *x = &((const struct hentry *)a)->key;
+	const struct hist_key *y = &((const struct hentry *)b)->key;
+	const __u8 kx[] = { x->kind, x->fs, x->size, (__u8)!x->write, (__u8)!x->sync, x->outcome };
+	const __u8 ky[] = { y->kind, y->fs, y->size, (__u8)!y->write, (__u8)!y->sync, y->outcome };
+
+	return memcmp(kx, ky, sizeof(kx));
+}
+
+/* Read (and with @reset delete) every histogram, sorted. */
+static int collect_hists(int fd, bool reset, struct hentry **out, size_t *nout)
+{
+	struct hist_key keys[1024], key, *prev = NULL;
+	struct hentry *e;
+	size_t n = 0;
+
+	while (n < sizeof(keys) / sizeof(*keys) &&
+	       !bpf_map_get_next_key(fd, prev, &key)) {
+		keys[n] = key;
+		prev = &keys[n++];
+	}
+	e = calloc(n ? n : 1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		e[i].key = keys[i];
+		if (bpf_map_lookup_elem(fd, &keys[i], &e[i].val))
+			memset(&e[i].val, 0, sizeof(e[i].val));
+		if (reset)
+			bpf_map_delete_elem(fd, &keys[i]);
+	}
+	qsort(e, n, sizeof(*e), compare_hentry);
+	*out = e;
+	*nout = n;
+	return 0;
+}
+
+static void to_hist(const struct hist_val *v, struct hist *h, struct stats *st)
+{
+	hist_init(h);
+	for (unsigned int s = 0; s < DAXLAT_SLOTS; s++)
+		hist_add_slot(h, s, v->slots[s]);
+	memset(st, 0, sizeof(*st));
+	st->count = v->count;
+	st->min = v->min_ns / env.unit_div;
+	st->max = v->max_ns / env.unit_div;
+	st->avg = v->count ? (v->sum_ns + v->count * env.unit_div / 2) /
+			     (v->count * env.unit_div) : 0;
+}
+
+/* The attached handlers, of filesystem @fs (or all with FS_NR). */
+static const char *handler_list(int fs, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nhprobes && off < len; i++) {
+		const char *f = hprobes[i].func;
+		int hfs = strstr(f, "ext4") ? FS_EXT4 : strstr(f, "xfs") ? FS_XFS : FS_OTHER;
+
+		if (hprobes[i].mode != M_FENTRY && hprobes[i].mode != M_KPROBE)
+			continue;
+		if (fs != FS_NR && fs != hfs)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", f);
+	}
+	return buf[0] ? buf : "none attached";
+}
+
+static void print_text_hist(const struct hentry *e)
+{
+	const struct hist_key *k = &e->key;
+	struct hist h;
+	struct stats st;
+	char hl[256];
+
+	to_hist(&e->val, &h, &st);
+	switch (k->kind) {
+	case K_FAULT:
+		printf("%s: size = %s, %s, %s, outcome = %s, fs = %s\n",
+		       kind_names[k->kind].text, size_names[k->size],
+		       k->write ? "write" : "read", k->sync ? "VM_SYNC" : "no VM_SYNC",
+		       outcome_names[k->outcome], fs_names[k->fs]);
+		break;
+	case K_PHASE4:
+		printf("%s (%s): fs = %s, size = %s\n", kind_names[k->kind].text,
+		       handler_list(k->fs, hl, sizeof(hl)), fs_names[k->fs], size_names[k->size]);
+		break;
+	case K_JBD2_COMMIT:
+	case K_XFS_LOG_FORCE:
+		printf("%s\n", kind_names[k->kind].text);
+		break;
+	default:
+		printf("%s: fs = %s, size = %s\n", kind_names[k->kind].text,
+		       fs_names[k->fs], size_names[k->size]);
+	}
+	hist_print_log2(stdout, &h, env.unit_name);
+	printf("count=%llu sum=%llu %s avg=%llu %s\n", (unsigned long long)st.count,
+	       (unsigned long long)(e->val.sum_ns / env.unit_div), env.unit,
+	       (unsigned long long)st.avg, env.unit);
+	hist_print_letter(stdout, &st, &h, env.unit);
+	putchar('\n');
+}
+
+static void print_stack_text(const struct stack_event *e)
+{
+	char sym[256];
+	int n = e->kstack_sz > 0 ? e->kstack_sz / (int)sizeof(__u64) : 0;
+
+	printf("%llu %s %s: pid %u tid %u comm %.*s dev %u:%u ino %llu pgoff %llu, %s %s %s %s %s\n",
+	       (unsigned long long)(e->lat_ns / env.unit_div), env.unit,
+	       e->scope == SCOPE_HANDLER ? "(fs fault handler)" : "(dax_iomap_fault)",
+	       e->pid, e->tid, DAXLAT_TASK_COMM_LEN, e->comm, e->dev >> 20,
+	       e->dev & 0xfffff, (unsigned long long)e->ino,
+	       (unsigned long long)e->pgoff, size_names[e->size % SZ_NR],
+	       e->write ? "write" : "read", e->sync ? "VM_SYNC" : "no-VM_SYNC",
+	       outcome_names[e->outcome % OC_NR], fs_names[e->fs % FS_NR]);
+	if (e->kstack_sz < 0)
+		printf("    [no stack: %s]\n", strerror(-e->kstack_sz));
+	for (int i = 0; i < n && i < DAXLAT_MAX_STACK; i++)
+		printf("    %s\n", ksyms_format(ksyms, e->kstack[i], sym, sizeof(sym)));
+}
+
+static void json_hist_fields(struct json_writer *w, const struct hist_val *v)
+{
+	struct hist h;
+	struct stats st;
+	int first, last;
+
+	to_hist(v, &h, &st);
+	json_kv_uint(w, "count", st.count);
+	json_kv_uint(w, "sum", v->sum_ns / env.unit_div);
+	json_kv_uint(w, "avg", st.avg);
+	json_kv_uint(w, "min", st.min);
+	json_kv_uint(w, "max", st.max);
+	json_key(w, "hist");
+	json_begin_array(w);
+	first = hist_first_slot(&h);
+	last = hist_last_slot(&h);
+	for (int s = first; first >= 0 && s <= last; s++) {
+		json_begin_object(w);
+		json_kv_uint(w, "lo", hist_slot_lo((unsigned int)s));
+		json_kv_uint(w, "hi", hist_slot_hi((unsigned int)s));
+		json_kv_uint(w, "count", h.slots[s]);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
+static void json_stack(struct json_writer *w, const struct stack_event *e)
+{
+	char buf[256];
+	int n = e->kstack_sz > 0 ? e->kstack_sz / (int)sizeof(__u64) : 0;
+
+	json_begin_object(w);
+	json_kv_uint(w, "lat", e->lat_ns / env.unit_div);
+	json_kv_string(w, "scope", e->scope == SCOPE_HANDLER ? "fs_handler" : "dax_iomap_fault");
+	json_kv_uint(w, "pid", e->pid);
+	json_kv_uint(w, "tid", e->tid);
+	snprintf(buf, sizeof(buf), "%.*s", DAXLAT_TASK_COMM_LEN, e->comm);
+	json_kv_string(w, "comm", buf);
+	snprintf(buf, sizeof(buf), "%u:%u", e->dev >> 20, e->dev & 0xfffff);
+	json_kv_string(w, "dev", buf);
+	json_kv_uint(w, "ino", e->ino);
+	json_kv_uint(w, "pgoff", e->pgoff);
+	json_kv_string(w, "size", size_names[e->size % SZ_NR]);
+	json_kv_bool(w, "write", e->write);
+	json_kv_bool(w, "sync", e->sync);
+	json_kv_string(w, "outcome", outcome_names[e->outcome % OC_NR]);
+	json_kv_string(w, "fs", fs_names[e->fs % FS_NR]);
+	json_key(w, "frames");
+	json_begin_array(w);
+	for (int i = 0; i < n && i < DAXLAT_MAX_STACK; i++)
+		json_string(w, ksyms_format(ksyms, e->kstack[i], buf, sizeof(buf)));
+	json_end_array(w);
+	json_end_object(w);
+}
+
+struct run_info {
+	struct utsname uts;
+	const char *size_arg_name;
+	bool size_is_order;
+	unsigned int pmd_order;
+	pid_t child;
+	bool child_done;
+	int child_status;	/* as an exit code */
+};
+
+static void print_time(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%H:%M:%S", &tm);
+}
+
+static void attach_json(struct json_writer *w)
+{
+	json_key(w, "attach");
+	json_begin_object(w);
+	for (int i = 0; i < FP_NR; i++)
+		json_kv_string(w, fprobes[i].func, mode_names[fprobes[i].mode]);
+	for (size_t i = 0; i < nhprobes; i++)
+		json_kv_string(w, hprobes[i].func, mode_names[hprobes[i].mode]);
+	for (int i = 0; i < TP_NR; i++)
+		json_kv_string(w, tprobes[i].name, mode_names[tprobes[i].mode]);
+	json_end_object(w);
+}
+
+/* The cover letter's view of a sync fault: where the time goes, per phase. */
+static void print_phase_totals(const struct hentry *hs, size_t nh)
+{
+	bool seen[FS_NR][SZ_NR] = { { false } };
+
+	for (size_t i = 0; i < nh; i++)
+		if (hs[i].key.kind >= K_PHASE1 && hs[i].key.kind <= K_PHASE4)
+			seen[hs[i].key.fs % FS_NR][hs[i].key.size % SZ_NR] = true;
+	for (int fs = 0; fs < FS_NR; fs++) {
+		for (int sz = 0; sz < SZ_NR; sz++) {
+			if (!seen[fs][sz])
+				continue;
+			printf("phase totals, fs = %s, size = %s:\n", fs_names[fs], size_names[sz]);
+			printf("  %-34s %10s %14s %10s\n", "phase", "count", "sum", "avg");
+			for (int k = K_PHASE1; k <= K_PHASE4; k++) {
+				__u64 count = 0, sum = 0;
+
+				for (size_t i = 0; i < nh; i++)
+					if (hs[i].key.kind == k && hs[i].key.fs == fs &&
+					    hs[i].key.size == sz)
+						count += hs[i].val.count, sum += hs[i].val.sum_ns;
+				printf("  %-34s %10llu %11llu %-2s %7llu %-2s\n",
+				       kind_names[k].brief, (unsigned long long)count,
+				       (unsigned long long)(sum / env.unit_div), env.unit,
+				       (unsigned long long)(count ? (sum + count * env.unit_div / 2) /
+							    (count * env.unit_div) : 0), env.unit);
+			}
+			putchar('\n');
+		}
+	}
+}
+
+static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
+			struct evstore *stacks, bool reset)
+{
+	__u64 counters[C_NR];
+	struct hentry *hs = NULL;
+	size_t nh = 0;
+	char ts[32];
+	int err;
+
+	/* Read-and-zero in one atomic step: BPF keeps adding meanwhile. */
+	for (int i = 0; i < C_NR; i++)
+		counters[i] = reset ? __atomic_exchange_n(&skel->bss->counters[i], 0, __ATOMIC_RELAXED)
+				    : __atomic_load_n(&skel->bss->counters[i], __ATOMIC_RELAXED);
+	err = collect_hists(bpf_map__fd(skel->maps.hists), reset, &hs, &nh);
+	if (err)
+		return err;
+	print_time(ts, sizeof(ts));
+	if (env.top)
+		evstore_sort(stacks);
+
+	if (env.json) {
+		struct json_writer w;
+		static const struct {
+			const char *key;
+			int first, last;
+		} groups[] = {
+			{ "faults", K_FAULT, K_FAULT },
+			{ "phases", K_PHASE1, K_PHASE4 },
+			{ "sync_finish", K_SYNC_FINISH, K_SYNC_FINISH },
+			{ "jbd2_commit", K_JBD2_COMMIT, K_JBD2_COMMIT },
+			{ "xfs_log_force", K_XFS_LOG_FORCE, K_XFS_LOG_FORCE },
+		};
+
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "tool", "daxlat");
+		json_kv_string(&w, "kernel", ri->uts.release);
+		if (env.timestamp)
+			json_kv_string(&w, "time", ts);
+		json_kv_string(&w, "unit", env.unit);
+		if (env.interval)
+			json_kv_int(&w, "interval", env.interval);
+		json_key(&w, "size_arg");
+		json_begin_object(&w);
+		json_kv_string(&w, "name", ri->size_arg_name);
+		json_kv_string(&w, "meaning", ri->size_is_order ? "order" : "enum page_entry_size");
+		json_kv_uint(&w, "pmd_order", ri->pmd_order);
+		json_end_object(&w);
+		attach_json(&w);
+		if (env.pid)
+			json_kv_int(&w, "pid", env.pid);
+		if (env.cmd) {
+			json_key(&w, "command");
+			json_begin_object(&w);
+			json_kv_string(&w, "cmd", env.cmd);
+			json_kv_int(&w, "pid", ri->child);
+			if (ri->child_done)
+				json_kv_int(&w, "status", ri->child_status);
+			else
+				json_kv_string(&w, "status", NULL);
+			json_end_object(&w);
+		}
+		json_key(&w, "counters");
+		json_begin_object(&w);
+		for (int i = 0; i < C_NR; i++)
+			json_kv_uint(&w, counter_names[i].json, counters[i]);
+		json_end_object(&w);
+		for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
+			json_key(&w, groups[g].key);
+			json_begin_array(&w);
+			for (size_t i = 0; i < nh; i++) {
+				const struct hist_key *k = &hs[i].key;
+
+				if (k->kind < groups[g].first || k->kind > groups[g].last)
+					continue;
+				json_begin_object(&w);
+				if (k->kind >= K_PHASE1 && k->kind <= K_PHASE4) {
+					json_kv_uint(&w, "phase", (__u64)(k->kind - K_PHASE1 + 1));
+					json_kv_string(&w, "name", kind_names[k->kind].json);
+				}
+				json_kv_string(&w, "fs", fs_names[k->fs % FS_NR]);
+				if (k->kind != K_JBD2_COMMIT && k->kind != K_XFS_LOG_FORCE)
+					json_kv_string(&w, "size", size_names[k->size % SZ_NR]);
+				if (k->kind == K_FAULT) {
+					json_kv_bool(&w, "write", k->write);
+					json_kv_bool(&w, "sync", k->sync);
+					json_kv_string(&w, "outcome", outcome_names[k->outcome % OC_NR]);
+				}
+				json_hist_fields(&w, &hs[i].val);
+				json_end_object(&w);
+			}
+			json_end_array(&w);
+		}
+		json_key(&w, "stacks");
+		json_begin_array(&w);
+		for (size_t i = 0; i < stacks->n; i++)
+			json_stack(&w, &stacks->ev[i]);
+		json_end_array(&w);
+		json_kv_uint(&w, "stacks_dropped", stacks->dropped);
+		json_end_object(&w);
+		if (json_finish(&w))
+			err = -EIO;
+	} else {
+		if (env.timestamp)
+			printf("%-8s\n", ts);
+		for (size_t i = 0; i < nh; i++) {
+			if (i == 0 || hs[i].key.kind != hs[i - 1].key.kind) {
+				if (hs[i].key.kind == K_PHASE1)
+					printf("=== synchronous write faults (dax_iomap_fault returned NEEDDSYNC), by phase ===\n\n");
+			}
+			print_text_hist(&hs[i]);
+		}
+		print_phase_totals(hs, nh);
+		if (!nh)
+			printf("no DAX faults traced\n\n");
+		printf("counters:\n");
+		for (int i = 0; i < C_NR; i++)
+			printf("  %-40s %llu\n", counter_names[i].text,
+			       (unsigned long long)counters[i]);
+		if (stacks->n || stacks->dropped) {
+			printf("\n%s:\n", env.top ? "slowest faults" : "faults over the stack threshold");
+			for (size_t i = 0; i < stacks->n; i++)
+				print_stack_text(&stacks->ev[i]);
+			if (stacks->dropped)
+				printf("(%llu more not kept)\n", stacks->dropped);
+		}
+		putchar('\n');
+		fflush(stdout);
+	}
+	if (reset && !env.top)
+		evstore_clear(stacks);
+	free(hs);
+	return err;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static volatile sig_atomic_t exiting;
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+struct rb_ctx {
+	struct evstore *stacks;
+	struct daxlat_bpf *skel;
+};
+
+static int handle_event(void *ctx, void *data, size_t len)
+{
+	struct rb_ctx *c = ctx;
+
+	if (len < sizeof(struct stack_event))
+		return 0;
+	evstore_add(c->stacks, data);
+	if (env.top) {
+		__u64 floor = evstore_floor(c->stacks);
+
+		/* Tell the BPF side to send only what can still get in. */
+		if (floor)
+			c->skel->bss->stack_min_ns = floor + 1;
+	}
+	return 0;
+}
+
+/* Fork CMD now, held until the probes are attached: it reads one byte. */
+static pid_t spawn_held(const char *cmd, int *go_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		/* EOF instead of the byte: daxlat failed, do not run. */
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		close(p[0]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	*go_fd = p[1];
+	return pid;
+}
+
+static int status_to_exit(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_RUNTIME;
+}
+
+static void print_banner(void)
+{
+	char hl[256];
+
+	printf("Tracing DAX faults: dax_iomap_fault %s, dax_finish_sync_fault %s, "
+	       "vfs_fsync_range %s, fs handlers (%s), tracepoints %s",
+	       mode_names[fprobes[FP_FAULT].mode], mode_names[fprobes[FP_SYNC].mode],
+	       mode_names[fprobes[FP_FSYNC].mode], handler_list(FS_NR, hl, sizeof(hl)),
+	       mode_names[tprobes[TP_MKWRITE].mode]);
+	if (fprobes[FP_LOGFORCE].mode != M_ABSENT)
+		printf(", xfs_log_force_seq %s", mode_names[fprobes[FP_LOGFORCE].mode]);
+	if (env.cmd)
+		printf(". Running the command.\n");
+	else if (env.interval)
+		printf(". Ctrl-C to end.\n");
+	else
+		printf(". Ctrl-C to end and print.\n");
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts, .parser = parse_arg, .doc = doc,
+	};
+	struct run_info ri = { .size_arg_name = "?" };
+	struct load_cfg cfg = { 0 };
+	struct daxlat_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct evstore stacks;
+	struct rb_ctx rbc;
+	struct sigaction sa = { .sa_handler = sig_handler };
+	struct timespec next = { 0 };
+	bool fentry_loaded = true, tpbtf_loaded = true, printed_last = false;
+	bool released = false;
+	int go_fd = -1, err, ret = EXIT_RUNTIME;
+	long times_left;
+
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return EXIT_USAGE;
+	libbpf_set_print(libbpf_print_fn);
+	uname(&ri.uts);
+	if (evstore_init(&stacks, env.top ? (size_t)env.top : NR_STORED_STACKS,
+			 env.top > 0)) {
+		fprintf(stderr, "daxlat: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (env.pid && kill(env.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "daxlat: no process %d\n", env.pid);
+		return EXIT_USAGE;
+	}
+
+	vmlinux_btf = btf__load_vmlinux_btf();
+	if (!vmlinux_btf) {
+		fprintf(stderr, "daxlat: no kernel BTF (/sys/kernel/btf/vmlinux: %s): "
+			"the kernel needs CONFIG_DEBUG_INFO_BTF\n", strerror(errno));
+		return EXIT_NO_BTF;
+	}
+	err = detect_size_arg("dax_iomap_fault", &ri.size_is_order, &ri.size_arg_name);
+	if (err == -ENOENT) {
+		fprintf(stderr, "daxlat: dax_iomap_fault is not in the kernel's BTF "
+			"(kernel built without CONFIG_FS_DAX?)\n");
+		ret = EXIT_NO_PROBE;
+		goto cleanup;
+	} else if (err) {
+		fprintf(stderr, "daxlat: dax_iomap_fault has an unknown signature in BTF "
+			"(2nd argument neither enum nor integer)\n");
+		ret = EXIT_NO_PROBE;
+		goto cleanup;
+	}
+	ri.pmd_order = detect_pmd_order();
+	verbose("dax_iomap_fault 2nd argument '%s' is %s; PMD order %u",
+		ri.size_arg_name, ri.size_is_order ? "an order" : "enum page_entry_size",
+		ri.pmd_order);
+
+	ksyms = ksyms_load();
+	if (!ksyms)
+		fprintf(stderr, "daxlat: warning: cannot read /proc/kallsyms (%s): "
+			"no kprobe fallback, no stack symbols\n", strerror(errno));
+	else if (ksyms->all_zero)
+		fprintf(stderr, "daxlat: warning: /proc/kallsyms addresses are hidden: "
+			"stacks will not be symbolized\n");
+
+	for (int i = 0; i < FP_NR; i++)
+		resolve_func(&fprobes[i]);
+	choose_handlers();
+	resolve_tps();
+
+	cfg.size_is_order = ri.size_is_order;
+	cfg.pmd_order = ri.pmd_order;
+	cfg.filter = env.pid || env.cmd;
+
+	if (env.cmd) {
+		ri.child = spawn_held(env.cmd, &go_fd);
+		if (ri.child < 0) {
+			fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
+			goto cleanup;
+		}
+	}
+
+	skel = open_and_load(&cfg, true, true, &err);
+	if (!skel) {
+		/* A kernel may accept the probe program and still refuse the
+		 * real one (helpers, argument types): retry the portable way. */
+		verbose("load failed (%s); retrying with kprobes and raw_tp only",
+			strerror(-err));
+		fentry_loaded = tpbtf_loaded = false;
+		skel = open_and_load(&cfg, false, false, &err);
+	}
+	if (!skel) {
+		fprintf(stderr, "daxlat: cannot load the BPF programs: %s%s\n",
+			strerror(-err), err == -EPERM ? " (run as root)" : "");
+		goto cleanup;
+	}
+
+	for (int i = 0; i < FP_NR; i++)
+		attach_func(&fprobes[i], fentry_loaded && fprobes[i].fentry_ok);
+	for (size_t i = 0; i < nhprobes; i++)
+		attach_func(&hprobes[i], fentry_loaded && hprobes[i].fentry_ok);
+	for (int i = 0; i < TP_NR; i++)
+		attach_tp(&tprobes[i], tpbtf_loaded && tprobes[i].tpbtf_ok);
+
+	if (fprobes[FP_FAULT].mode != M_FENTRY && fprobes[FP_FAULT].mode != M_KPROBE) {
+		struct func_probe *p = &fprobes[FP_FAULT];
+		bool no_kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) &&
+				  access("/sys/kernel/tracing/kprobe_events", F_OK) &&
+				  access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+
+		fprintf(stderr, "daxlat: cannot trace dax_iomap_fault: fentry %s%s, kprobe %s%s\n",
+			p->fentry_ok ? "attach failed" :
+			env.kprobes ? "not tried (--kprobes)" : strerror(-p->fentry_err),
+			p->fentry_err == -EPERM ? " (BPF tracing restricted?)" : "",
+			!p->kname ? "impossible (not in /proc/kallsyms)" :
+			strerror(-p->attach_err),
+			p->kname && no_kprobes ? " (the kernel has no kprobe PMU nor kprobe_events)" : "");
+		ret = EXIT_NO_PROBE;
+		goto cleanup;
+	}
+	if (env.cmd) {
+		fork_link = bpf_program__attach(skel->progs.follow_fork);
+		if (!fork_link)
+			fprintf(stderr, "daxlat: warning: cannot follow forks (%s): "
+				"only the shell itself is traced\n", strerror(errno));
+	}
+	if (cfg.filter) {
+		__u32 tgid = env.cmd ? (__u32)ri.child : (__u32)env.pid;
+		__u8 one = 1;
+
+		err = bpf_map_update_elem(bpf_map__fd(skel->maps.tgids), &tgid, &one, BPF_ANY);
+		if (err) {
+			fprintf(stderr, "daxlat: cannot set the pid filter: %s\n", strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (env.stack_threshold_us >= 0)
+		skel->bss->stack_min_ns = (__u64)env.stack_threshold_us * 1000;
+	if (env.top || env.stack_threshold_us >= 0) {
+		rbc.stacks = &stacks, rbc.skel = skel;
+		rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rbc, NULL);
+		if (!rb) {
+			fprintf(stderr, "daxlat: cannot open the ring buffer: %s\n", strerror(errno));
+			goto cleanup;
+		}
+	}
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (!env.json)
+		print_banner();
+	if (env.cmd) {
+		if (write(go_fd, "g", 1) != 1) {
+			fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
+			goto cleanup;
+		}
+		close(go_fd);
+		go_fd = -1;
+		released = true;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	next.tv_sec += env.interval;
+	times_left = env.times;
+	ret = EXIT_OK;
+	while (!exiting) {
+		struct timespec now;
+
+		if (rb) {
+			err = ring_buffer__poll(rb, 100);
+			if (err < 0 && err != -EINTR) {
+				fprintf(stderr, "daxlat: ring buffer: %s\n", strerror(-err));
+				ret = EXIT_RUNTIME;
+				break;
+			}
+		} else {
+			usleep(100000);
+		}
+		if (env.cmd && !ri.child_done) {
+			int status;
+
+			if (waitpid(ri.child, &status, WNOHANG) == ri.child) {
+				ri.child_done = true;
+				ri.child_status = status_to_exit(status);
+				break;
+			}
+		}
+		if (!env.interval)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec < next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+			continue;
+		if (rb)
+			ring_buffer__consume(rb);
+		if (print_report(skel, &ri, &stacks, true))
+			ret = EXIT_RUNTIME;
+		next.tv_sec += env.interval;
+		if (times_left > 0 && --times_left == 0) {
+			printed_last = true;
+			break;
+		}
+	}
+	if (!printed_last) {
+		if (rb)
+			ring_buffer__consume(rb);
+		if (print_report(skel, &ri, &stacks, false))
+			ret = EXIT_RUNTIME;
+	}
+	if (env.cmd && ri.child_done && ret == EXIT_OK)
+		ret = ri.child_status;
+
+cleanup:
+	if (go_fd >= 0)
+		close(go_fd);	/* a held command sees EOF and exits unrun */
+	if (env.cmd && ri.child > 0 && !released)
+		waitpid(ri.child, NULL, 0);
+	ring_buffer__free(rb);
+	detach_all();
+	daxlat_bpf__destroy(skel);
+	for (size_t i = 0; i < nmodbtfs; i++) {
+		btf__free(modbtfs[i].btf);
+		close(modbtfs[i].fd);
+	}
+	free(modbtfs);
+	btf__free(vmlinux_btf);
+	ksyms_free(ksyms);
+	evstore_free(&stacks);
+	return ret;
+}

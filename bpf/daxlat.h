@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * daxlat: types shared by daxlat.bpf.c and daxlat.c. Only __u32/__u64 style
+ * types here, since both the BPF side (vmlinux.h) and user space include it.
+ */
+#ifndef DAXLAT_H
+#define DAXLAT_H
+
+/* Same slot rule as lib/hist.h: slot = bit length of the value. */
+#define DAXLAT_SLOTS		65
+#define DAXLAT_MAX_STACK	64
+#define DAXLAT_NR_HANDLERS	4
+#define DAXLAT_TASK_COMM_LEN	16
+
+/* Fault size class, from dax_iomap_fault's 2nd argument. */
+enum daxlat_size { SZ_PTE, SZ_PMD, SZ_OTHER, SZ_NR };
+
+/* What dax_iomap_fault returned, most telling bit first. */
+enum daxlat_outcome { OC_NOPAGE, OC_NEEDDSYNC, OC_FALLBACK, OC_SIGBUS, OC_OTHER, OC_NR };
+
+enum daxlat_fs { FS_EXT4, FS_XFS, FS_OTHER, FS_NR };
+
+/*
+ * Histogram kinds. FAULT is keyed by every dimension; the phases of a
+ * synchronous write fault (one whose dax_iomap_fault returned NEEDDSYNC) are
+ * keyed by size and filesystem; the rest only by filesystem.
+ */
+enum daxlat_kind {
+	K_FAULT,		/* dax_iomap_fault entry -> exit */
+	K_PHASE1,		/* dax_iomap_fault body, NEEDDSYNC faults only */
+	K_PHASE2,		/* vfs_fsync_range inside dax_finish_sync_fault */
+	K_PHASE3,		/* vfs_fsync_range exit -> dax_insert_pfn_mkwrite */
+	K_PHASE4,		/* fs fault handler, when it contained a NEEDDSYNC */
+	K_SYNC_FINISH,		/* dax_finish_sync_fault entry -> exit */
+	K_JBD2_COMMIT,		/* jbd2_start_commit -> jbd2_end_commit, same tid */
+	K_XFS_LOG_FORCE,	/* xfs_log_force_seq entry -> exit */
+	K_NR
+};
+
+struct hist_key {
+	__u8 kind;
+	__u8 size;
+	__u8 write;
+	__u8 sync;
+	__u8 outcome;
+	__u8 fs;
+	__u16 pad;
+};
+
+struct hist_val {
+	__u64 count;
+	__u64 sum_ns;
+	__u64 min_ns;
+	__u64 max_ns;
+	__u64 slots[DAXLAT_SLOTS];	/* in the unit user space chose */
+};
+
+enum daxlat_counter {
+	C_FAULTS,		/* dax_iomap_fault calls that returned */
+	C_FAULTS_PTE,
+	C_FAULTS_PMD,
+	C_FAULTS_OTHER_SIZE,
+	C_NOPAGE,
+	C_NEEDDSYNC,
+	C_FALLBACK,
+	C_SIGBUS,
+	C_OTHER_OUTCOME,
+	C_PTE_FAULT_DONE,	/* fs_dax:dax_pte_fault_done */
+	C_PMD_FAULT_DONE,	/* fs_dax:dax_pmd_fault_done */
+	C_PMD_DONE_FALLBACK,	/* ... whose result had VM_FAULT_FALLBACK */
+	C_MKWRITE,		/* fs_dax:dax_insert_pfn_mkwrite */
+	C_MKWRITE_NO_ENTRY,	/* fs_dax:dax_insert_pfn_mkwrite_no_entry */
+	C_SYNC_FINISH,		/* dax_finish_sync_fault calls that returned */
+	C_METADATA_SYNCS,	/* vfs_fsync_range inside dax_finish_sync_fault */
+	C_JBD2_COMMITS,		/* jbd2_end_commit */
+	C_XFS_LOG_FORCES,	/* xfs_log_force_seq returns */
+	C_HANDLER_CALLS,	/* fs fault handler calls (outermost) with a DAX fault */
+	C_STACKS,		/* stack events submitted */
+	C_STACKS_LOST,		/* stack events dropped: ring buffer full */
+	C_MISSED_ENTRY,		/* exits whose entry was not seen */
+	C_NR
+};
+
+/* Where a stack event's latency was measured. */
+enum daxlat_scope { SCOPE_IOMAP, SCOPE_HANDLER };
+
+struct stack_event {
+	__u64 lat_ns;
+	__u64 ino;
+	__u64 pgoff;
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__u32 dev;		/* kernel dev_t: major << 20 | minor */
+	__s32 kstack_sz;	/* bytes, or a negative error */
+	__u8 size;
+	__u8 write;
+	__u8 sync;
+	__u8 outcome;
+	__u8 fs;
+	__u8 scope;
+	__u8 pad[2];
+	char comm[DAXLAT_TASK_COMM_LEN];
+	__u64 kstack[DAXLAT_MAX_STACK];
+};
+
+#endif /* DAXLAT_H */

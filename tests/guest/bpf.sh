@@ -1,0 +1,267 @@
+#!/bin/sh
+# Guest test of daxlat (bpf/): runs inside the VM as /job/run and prints one
+# KTAP document on stdout. daxlat --json -c runs faultlat on ext4 and xfs
+# mounted -o dax; jq checks that daxlat counted what faultlat must have
+# caused in the kernel. Needs two NVDIMMs, daxlat, faultlat and jq.
+# Files for the report (between '@@file NAME' and '@@end') go to
+# OUTDIR/files/ on the host.
+. /lib/vmlib.sh
+. ./ktap.sh
+PATH=/job/bin:$PATH
+N=512
+OUT=/tmp/daxlat
+mkdir -p $OUT
+
+# run NAME [daxlat options] -- [faultlat options]: daxlat --json traces one
+# faultlat run (then the command in $AFTER, if set); keeps NAME.json,
+# NAME.err, NAME.rc and the time it took.
+run() {
+	_name=$1; shift
+	_dopts=
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do _dopts="$_dopts $1"; shift; done
+	[ $# -gt 0 ] && shift
+	_t0=$(date +%s)
+	# shellcheck disable=SC2086
+	daxlat --json $_dopts -c "faultlat $* >$OUT/$_name.fl 2>&1${AFTER:+; $AFTER}" \
+		>$OUT/$_name.json 2>$OUT/$_name.err
+	echo $? >$OUT/$_name.rc
+	echo "$_name $(($(date +%s) - _t0))s" >>$OUT/timings
+}
+
+# ran RUN: the daxlat run exited 0 and printed JSON. Else says why.
+ran() {
+	if [ "$(cat $OUT/$1.rc 2>/dev/null)" != 0 ]; then
+		echo "daxlat run $1 exit $(cat $OUT/$1.rc 2>/dev/null): $(head -c 300 $OUT/$1.err) faultlat: $(head -c 200 $OUT/$1.fl 2>/dev/null)"
+		return 1
+	fi
+	jq -e . $OUT/$1.json >/dev/null 2>&1 || { echo "run $1: no valid JSON: $(head -c 200 $OUT/$1.json)"; return 1; }
+}
+
+# holds RUN EXPR [jq options]: EXPR is true on RUN's JSON.
+holds() {
+	_run=$1 _expr=$2; shift 2
+	jq -e "$@" "$_expr" $OUT/$_run.json >/dev/null 2>&1
+}
+
+SUMMARY='.counters | {dax_iomap_fault, pte, pmd, other_size, needdsync, nopage, fallback, mkwrite, sync_faults, metadata_syncs, jbd2_commits, xfs_log_forces, handler_calls, missed_entries}'
+
+# expect NAME RUN EXPR [jq options]: one KTAP line; the diagnostic shows
+# the expression and the run's counters.
+expect() {
+	_t=$1 _run=$2 _expr=$3; shift 3
+	if ! _why=$(ran "$_run"); then
+		ktap_fail "$_t" "$_why"
+	elif holds "$_run" "$_expr" "$@"; then
+		ktap_pass "$_t"
+	else
+		ktap_fail "$_t" "false: $_expr; got $(jq -c "$SUMMARY" $OUT/$_run.json 2>&1)"
+	fi
+}
+
+# Counts every run must have exactly; $n faults of the given kind.
+exact() { echo ".counters.dax_iomap_fault == $1 and .counters.missed_entries == 0"; }
+# Faults made with VM_SYNC / writes, from the keyed histograms.
+FAULTS_WHERE='def faults(f): [.faults[] | select(f) | .count] | add // 0;'
+# Phase counts 1..4, and every histogram adds up to its own count.
+PHASES='def phase(p): [.phases[] | select(.phase == p) | .count] | add // 0;
+	def sums: all(.faults[], .phases[], .sync_finish[]; ([.hist[].count] | add // 0) == .count);'
+# Counters that must not depend on the attach mode.
+MODE_FREE='["dax_iomap_fault","pte","pmd","other_size","needdsync","nopage","fallback",
+	"mkwrite","mkwrite_no_entry","pte_fault_done","pmd_fault_done","sync_faults",
+	"metadata_syncs","handler_calls","missed_entries"]'
+
+nfs=10
+ktap_header $((3 + 11 + 2 * nfs))
+
+ktap_check pmem_namespaces_fsdax pmem_expect 2
+# xfs first: xfs.ko must be loaded before daxlat looks for its functions.
+ktap_check xfs_mount_dax fs_setup xfs /dev/pmem1
+ktap_check ext4_mount_dax fs_setup ext4 /dev/pmem0
+
+for fs in ext4 xfs; do
+	f=/mnt/$fs/daxlat
+	# PMD first, on a fresh filesystem: 4 MiB = two 2 MiB faults.
+	run ${fs}_pmd -- -f $f -n 1024 -s empty --fault-size pmd --sync
+	run ${fs}_sync -- -f $f -n $N -s empty --sync
+	run ${fs}_nosync -- -f $f -n $N -s empty
+	run ${fs}_prealloc -- -f $f -n $N -s prealloc --sync
+	run ${fs}_fallocated -- -f $f -n $N -s fallocated --sync
+	run ${fs}_kprobes --kprobes -- -f $f -n $N -s empty --sync
+	run ${fs}_rawtp --raw-tp -n -- -f $f -n $N -s empty --sync
+
+	expect ${fs}_pmd_two_faults_no_fallback ${fs}_pmd "$FAULTS_WHERE
+		.counters.pmd == 2 and faults(.size == \"pmd\" and .outcome == \"fallback\") == 0 and
+		.counters.pmd_fault_done == 2 and .counters.pmd_fault_done_fallback == 0 and
+		.counters.pte == 0 and .counters.needdsync == 2 and .counters.mkwrite == 2 and
+		.counters.metadata_syncs == 2"
+
+	expect ${fs}_empty_sync_counts ${fs}_sync "$(exact $N) and .counters.pte == $N and
+		.counters.needdsync == $N and .counters.mkwrite == $N and
+		.counters.metadata_syncs == $N and .counters.sync_faults == $N and
+		.counters.mkwrite_no_entry == 0"
+	ran ${fs}_sync >/dev/null && ktap_diag "${fs} attach modes: $(jq -c .attach $OUT/${fs}_sync.json)"
+	expect ${fs}_attach_modes ${fs}_sync \
+		"[.attach[\"dax_iomap_fault\", \"dax_finish_sync_fault\", \"vfs_fsync_range\",
+		  \"dax_pte_fault_done\", \"dax_pmd_fault_done\", \"dax_insert_pfn_mkwrite\",
+		  \"dax_insert_pfn_mkwrite_no_entry\"]] | all(. != \"failed\" and . != \"absent\")"
+	expect ${fs}_sync_phases ${fs}_sync "$PHASES
+		.counters.needdsync as \$n | \$n == $N and
+		phase(1) == \$n and phase(2) == \$n and phase(3) == \$n and phase(4) == \$n and
+		all(.phases[]; (.hist | length) > 0) and sums"
+	if [ $fs = ext4 ]; then
+		expect ext4_sync_jbd2_commits ext4_sync '.counters.jbd2_commits >= .counters.needdsync and
+			([.jbd2_commit[].count] | add // 0) > 0'
+	else
+		expect xfs_sync_log_forces xfs_sync '.counters.xfs_log_forces >= .counters.needdsync and
+			([.xfs_log_force[].count] | add // 0) > 0'
+	fi
+	expect ${fs}_empty_nosync_counts ${fs}_nosync "$FAULTS_WHERE $(exact $N) and
+		.counters.nopage == $N and .counters.needdsync == 0 and .counters.mkwrite == 0 and
+		.counters.metadata_syncs == 0 and faults(.sync) == 0 and (.phases | length) == 0"
+	expect ${fs}_prealloc_sync_counts ${fs}_prealloc "$FAULTS_WHERE $(exact $N) and
+		faults(.sync and .write) == $N and .counters.needdsync == 0 and
+		.counters.mkwrite == 0 and .counters.metadata_syncs == 0"
+	# Unwritten extents: the first write converts them, a metadata change.
+	expect ${fs}_fallocated_sync_counts ${fs}_fallocated "$(exact $N) and
+		.counters.needdsync == $N and .counters.mkwrite == $N and .counters.metadata_syncs == $N"
+	# The attach mode changes nothing that is counted.
+	expect ${fs}_kprobes_same_counts ${fs}_kprobes ". as \$cur | $MODE_FREE as \$k |
+		.attach.dax_iomap_fault == \"kprobe\" and .attach.dax_finish_sync_fault == \"kprobe\" and
+		.attach.vfs_fsync_range == \"kprobe\" and
+		all(\$k[]; \$fentry[0].counters[.] == \$cur.counters[.])" --slurpfile fentry $OUT/${fs}_sync.json
+	expect ${fs}_raw_tp_same_counts ${fs}_rawtp ". as \$cur | $MODE_FREE as \$k |
+		.unit == \"ns\" and .attach.dax_insert_pfn_mkwrite == \"raw_tp\" and .attach.dax_pte_fault_done == \"raw_tp\" and
+		all(\$k[]; \$fentry[0].counters[.] == \$cur.counters[.])" --slurpfile fentry $OUT/${fs}_sync.json
+done
+
+# Every assertion above can fail: the same checker must reject a false one.
+if ! ran ext4_nosync >/dev/null; then
+	ktap_fail assertions_can_fail "no ext4_nosync run to check against"
+elif holds ext4_nosync ".counters.needdsync == $N"; then
+	ktap_fail assertions_can_fail "'needdsync == $N' held on a run without MAP_SYNC"
+else
+	ktap_pass assertions_can_fail
+fi
+
+# Text output: the libbpf-tools and cover-letter layouts add up.
+t0=$(date +%s)
+daxlat -c "faultlat -f /mnt/ext4/text -n $N -s empty --sync >/dev/null" >$OUT/text.txt 2>$OUT/text.err
+rc=$?
+echo "text $(($(date +%s) - t0))s" >>$OUT/timings
+text_ok() {
+	[ $rc = 0 ] || { echo "exit $rc: $(head -c 300 $OUT/text.err)"; return 1; }
+	awk -v n=$N '
+		/^     usecs               : count    distribution$/ { hdr++ }
+		/^dax_iomap_fault: size = pte, write, VM_SYNC, outcome = needdsync, fs = ext4$/ { title = 1 }
+		/^count=[0-9]+ sum=[0-9]+ us avg=[0-9]+ us$/ && !cnt { cnt = $1 }
+		/^min=[0-9]+ avg=[0-9]+ max=[0-9]+$/ { blocks++ }
+		blocks == 1 && /^[0-9]+ - [0-9]+ us: [0-9]+$/ { letter += $NF }
+		/^  dax_iomap_fault calls +[0-9]+$/ { calls = $NF }
+		END {
+			if (!title) { print "no ext4 sync fault histogram"; exit 1 }
+			if (hdr < 5) { print "only " hdr " log2 histograms, want >= 5"; exit 1 }
+			if (cnt != "count=" n) { print "first histogram " cnt ", want count=" n; exit 1 }
+			if (letter != n) { print "letter rows add to " letter ", want " n; exit 1 }
+			if (calls != n) { print "dax_iomap_fault calls " calls ", want " n; exit 1 }
+		}' $OUT/text.txt
+}
+ktap_check text_output_adds_up text_ok
+
+# Stacks: the 3 slowest faults, slowest first, through the page fault path.
+run top --top 3 -- -f /mnt/ext4/top -n 64 -s empty --sync
+expect stacks_top3 top '(.stacks | length) == 3 and ([.stacks[].lat] as $l | $l == ($l | sort | reverse)) and
+	all(.stacks[]; .comm == "faultlat" and .fs == "ext4" and .outcome == "needdsync" and
+	    any(.frames[]; test("handle_mm_fault")))'
+run thr --stack-threshold 0 -- -f /mnt/xfs/thr -n 64 -s empty --sync
+expect stacks_threshold_all thr '(.stacks | length) == 64 and .counters.stacks == 64 and
+	.counters.stacks_lost == 0 and all(.stacks[]; .fs == "xfs" and (.frames | length) > 0)'
+
+# -c traces the command's processes only: a faultlat loop started outside
+# it runs meanwhile and must not be counted.
+rm -f $OUT/bg.stop; : >$OUT/bg.count
+(while [ ! -e $OUT/bg.stop ]; do
+	faultlat -f /mnt/xfs/bg -n 16 -s empty >/dev/null 2>&1; echo x >>$OUT/bg.count
+done) &
+bg=$!
+i=0; while [ ! -s $OUT/bg.count ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+before=$(wc -l <$OUT/bg.count)
+AFTER="sleep 2"
+run filter -- -f /mnt/ext4/mine -n 64 -s empty --sync
+AFTER=
+after=$(wc -l <$OUT/bg.count)
+touch $OUT/bg.stop; wait $bg
+if [ $((after - before)) -lt 2 ]; then
+	ktap_fail filter_excludes_others "the outside loop did not run meanwhile ($before -> $after)"
+else
+	expect filter_excludes_others filter "$FAULTS_WHERE $(exact 64) and faults(.fs == \"xfs\") == 0"
+fi
+
+# Without a filter, until SIGINT: everything, printed at the end.
+daxlat >$OUT/unf.txt 2>$OUT/unf.err &
+dl=$!
+i=0; while ! grep -q '^Tracing DAX faults' $OUT/unf.txt && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+faultlat -f /mnt/ext4/unf -n 64 -s empty >/dev/null
+kill -INT $dl; wait $dl
+rc=$?
+calls=$(awk '/^  dax_iomap_fault calls/ { print $NF }' $OUT/unf.txt)
+if [ $rc != 0 ] || [ "$calls" != 64 ]; then
+	ktap_fail unfiltered_until_sigint "exit $rc, dax_iomap_fault calls '$calls', want 64: $(head -c 200 $OUT/unf.err)"
+else
+	ktap_pass unfiltered_until_sigint
+fi
+
+# -p: one running process; it starts faulting once daxlat is attached (exec
+# keeps the pid), and a second faultlat meanwhile must not count.
+rm -f $OUT/go
+sh -c "while [ ! -e $OUT/go ]; do sleep 0.1; done; exec faultlat -f /mnt/xfs/pid -n 64 -s empty --sync >/dev/null" &
+target=$!
+daxlat -p $target >$OUT/pid.txt 2>$OUT/pid.err &
+dl=$!
+i=0; while ! grep -q '^Tracing DAX faults' $OUT/pid.txt && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+touch $OUT/go
+faultlat -f /mnt/ext4/other -n 32 -s empty >/dev/null
+wait $target
+kill -INT $dl; wait $dl
+rc=$?
+calls=$(awk '/^  dax_iomap_fault calls/ { print $NF }' $OUT/pid.txt)
+if [ $rc != 0 ] || [ "$calls" != 64 ] || grep -q 'fs = ext4' $OUT/pid.txt; then
+	ktap_fail pid_filter "exit $rc, dax_iomap_fault calls '$calls', want 64 (xfs only): $(head -c 200 $OUT/pid.err)"
+else
+	ktap_pass pid_filter
+fi
+
+# Intervals: the per-interval reports add up to the run (nothing counted twice or lost).
+daxlat --json -T -c "faultlat -f /mnt/ext4/iv -n $N -s empty --sync >/dev/null; sleep 1" 1 >$OUT/iv.json 2>$OUT/iv.err
+rc=$?
+if [ $rc = 0 ] && [ "$(grep -c . $OUT/iv.json)" -ge 2 ] &&
+	jq -e -s "([.[].counters.dax_iomap_fault] | add) == $N and ([.[].counters.needdsync] | add) == $N and all(.[]; .time != null)" $OUT/iv.json >/dev/null; then
+	ktap_pass interval_reports_add_up
+else
+	ktap_fail interval_reports_add_up "exit $rc, $(grep -c . $OUT/iv.json) reports, per report: $(jq -c -s '[.[].counters.dax_iomap_fault]' $OUT/iv.json 2>&1)"
+fi
+
+daxlat -c "exit 3" >/dev/null 2>$OUT/exit.err
+rc=$?
+[ $rc = 3 ] && ktap_pass exit_status_of_command || ktap_fail exit_status_of_command "exit $rc, want 3: $(cat $OUT/exit.err)"
+
+daxlat -p 1 -c true >/dev/null 2>$OUT/usage.err
+rc=$?
+if [ $rc = 2 ] && [ "$(grep -c . $OUT/usage.err)" -le 2 ] && grep -q 'exclude' $OUT/usage.err; then
+	ktap_pass usage_error_exit_2
+else
+	ktap_fail usage_error_exit_2 "exit $rc: $(cat $OUT/usage.err)"
+fi
+
+if daxlat -h >$OUT/help.txt 2>&1 && grep -q '^EXAMPLES:' $OUT/help.txt && grep -q -- '--stack-threshold' $OUT/help.txt; then
+	ktap_pass help_with_examples
+else
+	ktap_fail help_with_examples "$(head -c 200 $OUT/help.txt)"
+fi
+
+# For the report: the text output and the timings.
+echo "@@file daxlat-ext4-empty-sync.txt"; cat $OUT/text.txt; echo "@@end"
+echo "@@file daxlat-ext4-empty-sync.json"; cat $OUT/ext4_sync.json; echo "@@end"
+echo "@@file daxlat-top3.json"; cat $OUT/top.json; echo "@@end"
+echo "@@file daxlat-timings.txt"; cat $OUT/timings; echo "@@end"
+ktap_diag "timings (daxlat run incl. faultlat, TCG): $(tr '\n' ' ' <$OUT/timings)"
+ktap_finish
