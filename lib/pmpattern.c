@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The crash test's self-describing page pattern; see pmpattern.h. */
+#include <string.h>
+
+#include "pmpattern.h"
+
+#define FNV64_OFFSET	0xcbf29ce484222325ULL
+#define FNV64_PRIME	0x100000001b3ULL
+#define GOLDEN64	0x9e3779b97f4a7c15ULL
+
+static const char *const class_names[PMP_NR_CLASSES] = {
+	[PMP_OK] = "ok",
+	[PMP_ZERO] = "zero",
+	[PMP_STALE] = "stale",
+	[PMP_MISPLACED] = "misplaced",
+	[PMP_TORN] = "torn",
+	[PMP_GARBAGE] = "garbage",
+	[PMP_BEYOND_EOF] = "beyond_eof",
+	[PMP_NOFILE] = "nofile",
+};
+
+const char *pmp_class_name(enum pmp_class c)
+{
+	return (unsigned int)c < PMP_NR_CLASSES ? class_names[c] : "invalid";
+}
+
+uint64_t pmp_fnv1a64(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint64_t h = FNV64_OFFSET;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= FNV64_PRIME;
+	}
+	return h;
+}
+
+uint64_t pmp_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += GOLDEN64);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t pmp_run_id(uint64_t seed, uint64_t generation, uint64_t writer)
+{
+	uint64_t s = seed, id;
+
+	id = pmp_splitmix64(&s);
+	s = id ^ generation;
+	id = pmp_splitmix64(&s);
+	s = id ^ writer;
+	id = pmp_splitmix64(&s);
+	return id ? id : GOLDEN64;
+}
+
+/* The payload stream of one page: keyed by everything that identifies it. */
+static uint64_t payload_state(const struct pmp_key *key, uint64_t index)
+{
+	uint64_t s = key->run_id ^ (key->generation * GOLDEN64);
+
+	s = pmp_splitmix64(&s) ^ index;
+	return pmp_splitmix64(&s);
+}
+
+uint64_t pmp_page_checksum(const void *page)
+{
+	return pmp_fnv1a64(page, PMP_PAGE_SIZE - sizeof(uint64_t));
+}
+
+void pmp_fill(void *page, const struct pmp_key *key, uint64_t index)
+{
+	uint64_t *w = page;
+	uint64_t state = payload_state(key, index);
+
+	w[0] = PMP_MAGIC;
+	w[1] = key->run_id;
+	w[2] = key->generation;
+	w[3] = index;
+	w[4] = key->pages;
+	for (size_t i = PMP_HDR_WORDS; i < PMP_WORDS - 1; i++)
+		w[i] = pmp_splitmix64(&state);
+	w[PMP_WORDS - 1] = pmp_page_checksum(page);
+}
+
+void pmp_read_header(const void *page, struct pmp_header *h)
+{
+	const uint64_t *w = page;
+
+	h->magic = w[0];
+	h->run_id = w[1];
+	h->generation = w[2];
+	h->index = w[3];
+	h->pages = w[4];
+	h->checksum = w[PMP_WORDS - 1];
+}
+
+static int all_zero(const void *page)
+{
+	const uint64_t *w = page;
+
+	for (size_t i = 0; i < PMP_WORDS; i++)
+		if (w[i])
+			return 0;
+	return 1;
+}
+
+enum pmp_class pmp_classify(const void *page, const struct pmp_key *key,
+			    uint64_t index, struct pmp_header *found)
+{
+	uint64_t expected[PMP_WORDS];
+	struct pmp_header h;
+
+	pmp_read_header(page, &h);
+	if (found)
+		*found = h;
+	if (all_zero(page))
+		return PMP_ZERO;
+	if (h.magic != PMP_MAGIC)
+		return PMP_GARBAGE;
+	if (h.checksum != pmp_page_checksum(page))
+		return PMP_TORN;
+	if (h.run_id != key->run_id || h.generation != key->generation)
+		return PMP_STALE;
+	if (h.index != index)
+		return PMP_MISPLACED;
+	/* Intact and ours: every word must be exactly what was written. */
+	pmp_fill(expected, key, index);
+	if (memcmp(expected, page, PMP_PAGE_SIZE) != 0)
+		return PMP_TORN;
+	return PMP_OK;
+}

@@ -1,0 +1,447 @@
+#!/bin/sh
+# Host half of the MAP_SYNC crash test (validate/crash/README.md): crash the
+# guest at random moments while pmwrite writes through MAP_SYNC and plain
+# MAP_SHARED mappings on ext4 and xfs, boot again on the same NVDIMM files,
+# fsck, and let pmverify check that every page reported before the crash is
+# there. Boot k checks round k-1 and writes round k, so C crashes take C+1
+# boots. Prints KTAP (also into -t FILE) and writes a JSON summary.
+#
+# Usage: crash.sh [options]
+#   -s SEED     random seed, 1..2147483646 (default: from /dev/urandom;
+#               always printed; the same seed replays the same crash plan)
+#   -c N        crashes (default 4); every crash hits all 12 writers:
+#               {ext4,xfs} x {MAP_SYNC,MAP_SHARED} x {sparse,fallocated,grow}
+#   -n PAGES    pages per writer (default 256)
+#   -d MS       longest crash delay for the *-delay methods (default 2000)
+#   -M LIST     crash methods, used in turn (default
+#               "sysrq-delay sysrq-page kill-delay kill-progress")
+#   -o DIR      work directory: NVDIMM files, one folder per boot (required)
+#   -t FILE     KTAP copy (default DIR/crash.tap)
+#   -j FILE     JSON summary (default DIR/summary.json)
+#   -T S        watchdog per boot in seconds (default 180)
+#   -k          keep the NVDIMM backing files (4 x 512 MiB, sparse)
+#   -q          do not print the KTAP at the end (progress lines only)
+#   -X          self-test: after crash 1, flip one byte of a recorded page of an
+#               ext4 MAP_SYNC file in the NVDIMM backing file; the run must fail
+# Environment: VMLINUZ, INITRD, BINDIR (holding pmwrite and pmverify), ACCEL.
+# Exit status: 0 all tests passed, 1 a test failed, 2 usage or setup error.
+#
+# Crash methods (the moment is drawn from the seed for every crash):
+#   sysrq-delay    in the guest, a shell sleeps D ms after the writers start,
+#                  then echo c > /proc/sysrq-trigger
+#   sysrq-page     writer W does that itself after its K-th page
+#   kill-delay     the host sends SIGKILL to QEMU D ms after it saw the start
+#   kill-progress  the host sends SIGKILL to QEMU once it saw writer W
+#                  report K pages (polling every 20 ms, so a little later)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=${here%/validate/crash}
+seed= crashes=4 pages=256 max_delay=2000 out= tap= json= boot_timeout=180 keep= quiet= inject=
+methods="sysrq-delay sysrq-page kill-delay kill-progress"
+# A failure before the end still leaves a failing KTAP (when -t or -o is
+# known): make check must count a harness that could not even start.
+die() {
+	echo "crash: $*" >&2
+	t=${tap:-${out:+$out/crash.tap}}
+	[ -n "$t" ] && [ -d "$(dirname "$t")" ] &&
+		printf "KTAP version 1\n1..1\nnot ok 1 crash_harness # %s\n# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0\n" "$*" >"$t"
+	exit 2
+}
+while getopts s:c:n:d:M:o:t:j:T:kqXh opt; do
+	case $opt in
+	s) seed=$OPTARG ;;
+	c) crashes=$OPTARG ;;
+	n) pages=$OPTARG ;;
+	d) max_delay=$OPTARG ;;
+	M) methods=$OPTARG ;;
+	o) out=$OPTARG ;;
+	t) tap=$OPTARG ;;
+	j) json=$OPTARG ;;
+	T) boot_timeout=$OPTARG ;;
+	k) keep=1 ;;
+	q) quiet=1 ;;
+	X) inject=1 ;;
+	h) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "usage: crash.sh [-s SEED] [-c N] [-n PAGES] [-d MS] [-M LIST] -o DIR [-t TAP] [-j JSON] [-T S] [-k] [-q] [-X]" ;;
+	esac
+done
+isnum() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
+[ -n "$out" ] || die "-o DIR is required"
+isnum "$crashes" && [ "$crashes" -ge 1 ] || die "-c must be a number >= 1"
+isnum "$pages" && [ "$pages" -ge 1 ] && [ "$pages" -le 65536 ] || die "-n must be 1..65536"
+isnum "$max_delay" || die "-d must be a number of milliseconds"
+isnum "$boot_timeout" || die "-T must be a number of seconds"
+for m in $methods; do
+	case $m in sysrq-delay | sysrq-page | kill-delay | kill-progress) ;; *) die "unknown method '$m'" ;; esac
+done
+set -- $methods
+nmethods=$#
+[ "$nmethods" -gt 0 ] || die "-M: no method"
+[ -f "${VMLINUZ:-}" ] || die "VMLINUZ='${VMLINUZ:-}' is not a file (make kernel)"
+[ -f "${INITRD:-}" ] || die "INITRD='${INITRD:-}' is not a file (make initramfs)"
+[ -x "${BINDIR:-}/pmwrite" ] && [ -x "$BINDIR/pmverify" ] || die "no pmwrite/pmverify in BINDIR='${BINDIR:-}'"
+command -v jq >/dev/null || die "jq missing (make deps)"
+if [ -z "$seed" ]; then
+	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+	seed=$((seed % 2147483646 + 1))
+fi
+isnum "$seed" && [ "$seed" -ge 1 ] && [ "$seed" -le 2147483646 ] || die "-s must be 1..2147483646"
+
+mkdir -p "$out" || die "cannot create $out"
+out=$(cd "$out" && pwd)
+tap=${tap:-$out/crash.tap}
+json=${json:-$out/summary.json}
+rm -rf "$out"/boot-[0-9]* "$out"/crashes.jsonl "$out"/verify.jsonl "$out"/fsck.jsonl "$out"/pmem[0-3].img \
+	"$out"/log.txt "$out"/errors.txt "$out"/fsck-problems.txt "$out"/kernel-problems.txt
+# Until the end replaces it, the KTAP says the harness did not finish: a run
+# that dies half-way must not look like a run with nothing to report.
+printf 'KTAP version 1\n1..1\nnot ok 1 crash_harness # did not finish; see %s\n' "$out" >"$tap"
+
+# The writers, in pmwrite's -w order (guest.sh numbers them the same way).
+WRITERS="ext4-sync-sparse ext4-sync-fallocated ext4-sync-grow
+ext4-shared-sparse ext4-shared-fallocated ext4-shared-grow
+xfs-sync-sparse xfs-sync-fallocated xfs-sync-grow
+xfs-shared-sparse xfs-shared-fallocated xfs-shared-grow"
+NWRITERS=12
+writer_tag() { _i=$1; set -- $WRITERS; shift "$_i"; echo "$1"; }
+
+# Park-Miller "minimal standard" generator (48271 variant) in shell
+# arithmetic: the same numbers from any POSIX shell, so a seed replays.
+rng=$seed
+rand() { rng=$((rng * 48271 % 2147483647)); }
+
+
+log() { echo "crash: $*"; echo "$*" >>"$out/log.txt"; }
+
+# Find QEMU under run.sh (pid $1): run.sh -> timeout -> qemu-system-x86_64.
+# By parent pid, never by name: other QEMUs on this machine are not ours.
+qemu_pid() {
+	for t in $(pgrep -P "$1"); do
+		[ "$(cat /proc/"$t"/comm 2>/dev/null)" = timeout ] || continue
+		for q in $(pgrep -P "$t"); do
+			case $(cat /proc/"$q"/comm 2>/dev/null) in qemu-system-*) echo "$q"; return 0 ;; esac
+		done
+	done
+	return 1
+}
+
+# wait_line RUNPID FILE AWKCOND: poll until a line of FILE meets AWKCOND
+# (exit 0) or run.sh ended (exit 1).
+wait_line() {
+	while kill -0 "$1" 2>/dev/null; do
+		[ -f "$2" ] && awk "$3 { found = 1; exit } END { exit !found }" "$2" && return 0
+		sleep 0.02
+	done
+	return 1
+}
+
+# Complete lines only: a last line without its newline was cut by the crash.
+complete_lines() {
+	if [ -s "$1" ] && [ "$(tail -c 1 "$1" | wc -l)" = 0 ]; then
+		sed '$d' "$1"
+	else
+		cat "$1" 2>/dev/null
+	fi
+}
+
+# inject_corruption RECS (-X): flip one payload byte of a page that all three
+# ext4 MAP_SYNC writers had recorded in crash 1, straight in the backing file
+# of pmem0 (their filesystem), found by its header. Sets inject_msg.
+inject_corruption() {
+	set -- $1
+	min=$1
+	[ "$2" -lt "$min" ] && min=$2
+	[ "$3" -lt "$min" ] && min=$3
+	[ "$min" -gt 0 ] || { inject_msg="no page recorded by every ext4 MAP_SYNC writer"; return 1; }
+	img=$out/pmem0.img
+	for off in $(grep -obUaF MSYNCPG1 "$img" | cut -d: -f1); do
+		set -- $(od -An -tu8 -j $((off + 16)) -N 16 "$img")
+		[ "$1" = 1 ] && [ "$2" -lt "$min" ] || continue
+		pos=$((off + 2048))
+		byte=$(od -An -tu1 -j "$pos" -N 1 "$img" | tr -d " ")
+		printf "\\$(printf %03o $((byte ^ 255)))" |
+			dd of="$img" bs=1 seek="$pos" conv=notrunc status=none || break
+		inject_msg="flipped the byte at offset $pos of pmem0.img: page $2 of a crash-1 ext4 MAP_SYNC file"
+		return 0
+	done
+	inject_msg="no recorded crash-1 pattern page found in pmem0.img"
+	return 1
+}
+
+log "seed $seed, $crashes crashes x $NWRITERS writers x $pages pages, methods: $methods, delays 0..${max_delay} ms"
+log "replay: sh validate/crash/crash.sh -s $seed -c $crashes -n $pages -d $max_delay -M '$methods' -o DIR"
+start_all=$(date +%s)
+: >"$out/crashes.jsonl"
+: >"$out/verify.jsonl"
+: >"$out/fsck.jsonl"
+: >"$out/errors.txt"
+: >"$out/fsck-problems.txt"
+rec_env=
+crashes_done=0 port_retries=0
+b=0
+while [ "$b" -le "$crashes" ]; do
+	bootdir=$out/boot-$(printf %02d "$b")
+	mkdir -p "$bootdir/job/bin" || die "cannot create $bootdir"
+	cp "$here/guest.sh" "$bootdir/job/run" && chmod +x "$bootdir/job/run" &&
+		cp "$BINDIR/pmwrite" "$BINDIR/pmverify" "$bootdir/job/bin/" || die "cannot stage the job"
+	gen=0 method=none delay=0 cwriter=0 cpage=0
+	if [ "$b" -lt "$crashes" ]; then
+		gen=$((b + 1))
+		# Every draw is made whatever the method: the sequence stays the same.
+		rand; delay=$((rng % (max_delay + 1)))
+		rand; cwriter=$((rng % NWRITERS))
+		rand; cpage=$((rng % (pages + 1)))
+		set -- $methods
+		shift $((b % nmethods))
+		method=$1
+	fi
+	{
+		echo "BOOT=$b"
+		echo "SEED=$seed"
+		echo "PAGES=$pages"
+		echo "VERIFY_GEN=$b"
+		echo "WRITE_GEN=$gen"
+		echo "CRASH_METHOD=$method"
+		echo "CRASH_DELAY_MS=$delay"
+		echo "CRASH_WRITER=$cwriter"
+		echo "CRASH_PAGE=$cpage"
+		echo "HOLD_MAX_S=$((max_delay / 1000 + 60))"
+		printf '%s' "$rec_env"
+	} >"$bootdir/job/crash.env"
+	case $method in
+	none) what="final check of crash $b" ;;
+	*-delay) what="crash $gen: $method after $delay ms" ;;
+	*) what="crash $gen: $method when $(writer_tag "$cwriter") reports $cpage pages" ;;
+	esac
+	[ "$b" -gt 0 ] && [ "$method" != none ] && what="check crash $b, $what"
+	log "boot $b: $what"
+
+	attempt=1
+	while :; do
+		t0=$(date +%s)
+		sh "$top/vm/run.sh" --quiet --kernel "$VMLINUZ" --initrd "$INITRD" --out "$bootdir" \
+			--accel "${ACCEL:-tcg}" --timeout "$boot_timeout" \
+			--pmem "$out/pmem0.img" --pmem "$out/pmem1.img" --pmem "$out/pmem2.img" --pmem "$out/pmem3.img" \
+			"$bootdir/job" >"$bootdir/run.log" 2>&1 &
+		runpid=$!
+		killed=0
+		trap 'kill "$runpid" 2>/dev/null; exit 130' INT TERM
+		cond=
+		case $method in
+		kill-delay) cond='/^G /' ;;
+		kill-progress)
+			tag=$(writer_tag "$cwriter")
+			if [ "$cpage" = 0 ]; then
+				cond="\$1 == \"S\" && \$2 == \"$tag\""
+			else
+				cond="\$1 == \"P\" && \$2 == \"$tag\" && \$3 + 0 >= $cpage"
+			fi
+			;;
+		esac
+		if [ -n "$cond" ] && wait_line "$runpid" "$bootdir/results.raw" "$cond"; then
+			if [ "$method" = kill-delay ]; then
+				sleep "$((delay / 1000)).$(printf %03d $((delay % 1000)))"
+			fi
+			q=$(qemu_pid "$runpid") && kill -KILL "$q" && killed=1
+		fi
+		wait "$runpid"
+		rc=$?
+		trap - INT TERM
+		secs=$(($(date +%s) - t0))
+		complete_lines "$bootdir/results.raw" >"$bootdir/lines.txt"
+		# vm/guest/init looks for the virtio port right after modprobe and
+		# sometimes misses it: then nothing ran and the NVDIMMs are untouched.
+		if [ ! -s "$bootdir/lines.txt" ] && [ "$attempt" -lt 3 ] &&
+			grep -q "no virtio port named .results." "$bootdir/console.log" 2>/dev/null; then
+			log "  the guest found no result port (vm/guest/init race), nothing ran: boot again"
+			mv "$bootdir/console.log" "$bootdir/console-noport-$attempt.log"
+			attempt=$((attempt + 1)) port_retries=$((port_retries + 1))
+			continue
+		fi
+		break
+	done
+
+	# What this boot says about the previous crash.
+	sed -n 's/^J //p' "$bootdir/lines.txt" >>"$out/verify.jsonl"
+	awk -v boot="$b" '$1 == "F" && NF == 4 {
+		printf "{\"crash\":%d,\"role\":\"%s\",\"tool\":\"%s\",\"status\":\"%s\"}\n", boot, $2, $3, $4 }' \
+		"$bootdir/lines.txt" >>"$out/fsck.jsonl"
+	sed -n 's/^f \([^ ]*\) /\1: /p' "$bootdir/lines.txt" | sed "s/^/crash $b fsck: /" >>"$out/fsck-problems.txt"
+
+	# What went wrong with this boot, if anything.
+	errs=$(sed -n 's/^E //p' "$bootdir/lines.txt")
+	werrs=$(grep -a '^pmwrite: \|^pmverify: ' "$bootdir/console.log" 2>/dev/null | head -n 3)
+	if [ "$method" = none ]; then
+		grep -q '^@@done$' "$bootdir/lines.txt" && [ "$rc" = 0 ] ||
+			errs="$errs${errs:+; }final boot: vm exit $rc, no @@done"
+	else
+		case $method in
+		sysrq-*)
+			[ "$rc" = 125 ] || errs="$errs${errs:+; }vm exit $rc, expected 125 (guest died from the sysrq crash)"
+			# 125 only says the guest died: it must have been our crash.
+			grep -q "sysrq triggered crash" "$bootdir/console.log" 2>/dev/null ||
+				errs="$errs${errs:+; }no 'sysrq triggered crash' panic in the console log"
+			;;
+		kill-*) [ "$killed" = 1 ] && [ "$rc" = 125 ] || errs="$errs${errs:+; }vm exit $rc, killed=$killed: expected our SIGKILL (run.sh reports 125: QEMU died before the watchdog)" ;;
+		esac
+	fi
+	[ -n "$werrs" ] && errs="$errs${errs:+; }$(echo "$werrs" | tr '\n' ' ')"
+
+	# The record of this crash: how far each writer got, as the host saw it.
+	rec_env=
+	recs=
+	if [ "$method" != none ]; then
+		recs=$(awk -v list="$WRITERS" '
+			BEGIN { n = split(list, w, /[ \n]+/); for (i = 1; i <= n; i++) r[w[i]] = 0 }
+			$1 == "P" && NF == 3 && ($2 in r) && $3 ~ /^[0-9]+$/ && $3 + 0 > r[$2] { r[$2] = $3 + 0 }
+			END { for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? " " : ""), r[w[i]] }' "$bootdir/lines.txt")
+		i=0
+		for r in $recs; do
+			rec_env="${rec_env}REC_$i=$r
+"
+			i=$((i + 1))
+		done
+		rec_json=$(echo "$recs" | awk -v list="$WRITERS" '{
+			n = split(list, w, /[ \n]+/); s = ""
+			for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") "\"" w[i] "\":" $i
+			print "{" s "}" }')
+		printf '{"crash":%d,"method":"%s","delay_ms":%d,"writer":"%s","page":%d,"vm_exit":%d,"host_kill":%s,"boot_seconds":%d,"recorded":%s,"ok":%s}\n' \
+			"$gen" "$method" "$delay" "$(writer_tag "$cwriter")" "$cpage" "$rc" \
+			"$([ "$killed" = 1 ] && echo true || echo false)" "$secs" "$rec_json" \
+			"$([ -z "$errs" ] && echo true || echo false)" >>"$out/crashes.jsonl"
+		log "  vm exit $rc after ${secs}s; recorded: $recs"
+	else
+		log "  vm exit $rc after ${secs}s"
+	fi
+	if [ -n "$errs" ]; then
+		log "  ERROR: $errs (see $bootdir/console.log)"
+		echo "boot $b: $errs" >>"$out/errors.txt"
+		# The next boot could not check a crash that did not happen as planned.
+		break
+	fi
+	[ "$method" != none ] && crashes_done=$((crashes_done + 1))
+	if [ -n "$inject" ] && [ "$b" = 0 ]; then
+		inject_corruption "$recs" || { echo "boot 0: -X: $inject_msg" >>"$out/errors.txt"; break; }
+		log "  -X: $inject_msg"
+	fi
+	b=$((b + 1))
+done
+wall=$(($(date +%s) - start_all))
+
+# Kernel messages that mean trouble, in any boot (the crash itself excepted).
+grep -a -H -E 'EXT4-fs error|EXT4-fs warning|XFS \(.*\): (Corruption|Internal error|Metadata|.*I/O error)|WARNING:|BUG:|Oops' \
+	"$out"/boot-*/console.log 2>/dev/null | sed "s|^$out/||" >"$out/kernel-problems.txt"
+
+# ---- summary: JSON, then KTAP from it ----
+rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+jq -n \
+	--argjson seed "$seed" --argjson planned "$crashes" --argjson done "$crashes_done" \
+	--argjson pages "$pages" --argjson max_delay "$max_delay" --arg methods "$methods" \
+	--argjson wall "$wall" --argjson port_retries "$port_retries" --arg rev "$rev" --arg accel "${ACCEL:-tcg}" \
+	--arg kernel "$(basename "$VMLINUZ")" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+	--arg qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
+	--rawfile errors "$out/errors.txt" --rawfile kprob "$out/kernel-problems.txt" \
+	--slurpfile crashes "$out/crashes.jsonl" --slurpfile verify "$out/verify.jsonl" \
+	--slurpfile fsck "$out/fsck.jsonl" '
+	def fsck_of($fs): [$fsck[] | select(.role | startswith($fs + "-"))];
+	def group($fs; $map):
+		[$verify[] | select(.labels.fs == $fs and .labels.map == $map)] as $v
+		| {fs: $fs, map: $map,
+		   crashes: ($v | map(.labels.crash) | unique | length),
+		   files: ($v | length),
+		   pages_recorded: ($v | map(.recorded) | add // 0),
+		   pages_verified: ($v | map(.verified) | add // 0),
+		   pages_lost: ($v | map(.lost) | add // 0),
+		   files_with_loss: ($v | map(select(.lost > 0)) | length),
+		   crashes_with_loss: ($v | map(select(.lost > 0) | .labels.crash) | unique | length),
+		   crashes_mid_write: ($v | map(select(.recorded > 0 and .recorded < .pages) | .labels.crash) | unique | length),
+		   pages_ok_after_record: ($v | map(.ok_after) | add // 0),
+		   lost_by_class: (reduce $v[] as $x ({}; . as $acc | $x.before | to_entries
+			| map(select(.key != "ok")) | reduce .[] as $e ($acc; .[$e.key] += $e.value))),
+		   by_mode: [["sparse", "fallocated", "grow"][] as $m
+			| [$v[] | select(.labels.mode == $m)]
+			| {mode: $m, files: length, pages_recorded: (map(.recorded) | add // 0),
+			   pages_verified: (map(.verified) | add // 0), pages_lost: (map(.lost) | add // 0)}]};
+	{tool: "crash", version: 1, date: $date, git_revision: $rev, kernel: $kernel,
+	 accelerator: $accel, qemu: $qemu, seed: $seed, crashes_planned: $planned,
+	 crashes_done: $done, pages: $pages, writers_per_crash: 12, max_delay_ms: $max_delay,
+	 methods: ($methods | split(" ") | map(select(. != ""))), wall_seconds: $wall,
+	 boots_repeated_no_result_port: $port_retries,
+	 errors: ($errors | split("\n") | map(select(. != ""))),
+	 kernel_problems: ($kprob | split("\n") | map(select(. != ""))),
+	 results: [group("ext4"; "sync"), group("ext4"; "shared"), group("xfs"; "sync"), group("xfs"; "shared")],
+	 fsck: {ext4: (fsck_of("ext4") | group_by(.status) | map({key: .[0].status, value: length}) | from_entries),
+	        xfs: (fsck_of("xfs") | group_by(.status) | map({key: .[0].status, value: length}) | from_entries)},
+	 crash_log: $crashes, verifications: $verify}' >"$json.tmp" && mv "$json.tmp" "$json" ||
+	{ echo "crash: could not build $json" >&2; exit 2; }
+
+# KTAP: one result per claim; details as '#' lines before each result.
+n=0 fails=0
+result() { # result OK NAME DIAG
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then
+		echo "ok $n $2"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $2 # $3"
+	fi
+}
+q() { jq -r "$1" "$json"; }
+{
+	echo "KTAP version 1"
+	echo "1..8"
+	echo "# seed $seed: $crashes_done of $crashes crashes, $NWRITERS writers x $pages pages each, ${wall}s wall (replay: crash.sh -s $seed -c $crashes -n $pages -d $max_delay)"
+	[ "$port_retries" = 0 ] || echo "# $port_retries boot(s) repeated: the guest found no result port (vm/guest/init race)"
+	echo "# writers (order of the recorded lists): $(echo $WRITERS | tr " " ",")"
+	jq -r '.crash_log[] | "# crash \(.crash): \(.method) " +
+		(if (.method | endswith("delay")) then "\(.delay_ms) ms" else "\(.writer) page \(.page)" end) +
+		", vm exit \(.vm_exit), recorded " + ([.recorded | to_entries[] | .value | tostring] | join(","))' "$json"
+	ok=0
+	[ "$crashes_done" = "$crashes" ] && [ ! -s "$out/errors.txt" ] && ok=1
+	sed 's/^/# /' "$out/errors.txt"
+	result $ok crash_rounds_as_planned "$crashes_done of $crashes crashes done and checked; $(head -n 1 "$out/errors.txt")"
+	for fs in ext4 xfs; do
+		g=".results[] | select(.fs == \"$fs\" and .map == \"sync\")"
+		c=".results[] | select(.fs == \"$fs\" and .map == \"shared\")"
+		q "$g | \"# \(.fs) MAP_SYNC: \(.crashes) crashes, \(.files) files, \(.pages_recorded) pages recorded, \(.pages_verified) verified, \(.pages_lost) lost, \(.crashes_mid_write) crashes mid-write, \(.pages_ok_after_record) pages intact after the record\""
+		q "$g | .by_mode[] | \"#   \(.mode): \(.files) files, \(.pages_recorded) recorded, \(.pages_lost) lost\""
+		ok=0
+		[ "$(q "$g | .crashes > 0 and .pages_lost == 0")" = true ] && ok=1
+		result $ok "${fs}_map_sync_no_page_lost" "$(q "$g | \"\(.pages_lost) of \(.pages_recorded) recorded pages lost in \(.crashes_with_loss) of \(.crashes) crashes: \(.lost_by_class)\"")"
+
+		q "$c | \"# \(.fs) control (MAP_SHARED): \(.crashes) crashes, \(.pages_recorded) pages recorded, \(.pages_lost) lost, loss in \(.crashes_with_loss) of \(.crashes) crashes\""
+		q "$c | .by_mode[] | \"#   \(.mode): \(.files) files, \(.pages_recorded) recorded, \(.pages_lost) lost\""
+		ok=0
+		[ "$(q "$c | .pages_lost > 0")" = true ] && ok=1
+		result $ok "${fs}_control_loses_data" "the control never lost a page in $(q "$c | .crashes") crashes: the test is not sensitive"
+
+		q "\"# \" + \"$fs fsck statuses: \" + (.fsck.$fs | tostring)"
+		grep "fsck: $fs-" "$out/fsck-problems.txt" 2>/dev/null | sed "s/^crash [0-9]* fsck: //; s/[0-9][0-9][0-9]*/N/g" | sort | uniq -c | sort -rn | head -n 5 | sed "s/^ */# fsck found (times): /"
+		if [ "$fs" = ext4 ]; then
+			# e2fsck -fy: 0 clean, 1 errors corrected (the free block and
+			# inode counts after any crash: ext4 does not journal them).
+			bad=$(q '[.fsck.ext4 | to_entries[] | select(.key != "0" and .key != "1")] | length')
+		else
+			bad=$(q '[.fsck.xfs | to_entries[] | select(.key != "0")] | length')
+		fi
+		ok=0
+		[ "$bad" = 0 ] && [ "$(q ".fsck.$fs | length")" -gt 0 ] && ok=1
+		result $ok "${fs}_fsck_after_crash" "fsck statuses $(q ".fsck.$fs | tostring")"
+	done
+	# Filesystem errors, warnings or oopses in any boot's kernel log
+	# (xfstests checks dmesg after each test for the same reason).
+	head -n 10 "$out/kernel-problems.txt" | sed "s/^/# kernel: /"
+	ok=0
+	[ -s "$out/kernel-problems.txt" ] || ok=1
+	result $ok kernel_log_clean "$(wc -l <"$out/kernel-problems.txt") kernel messages of filesystem errors, warnings or oopses (listed above)"
+	echo "# Totals: pass:$((n - fails)) fail:$fails xfail:0 xpass:0 skip:0 error:0"
+} >"$tap.tmp"
+mv "$tap.tmp" "$tap"
+[ -n "$quiet" ] || cat "$tap"
+log "results: $json, KTAP $tap, boots under $out"
+if [ -z "$keep" ]; then
+	rm -f "$out"/pmem*.img
+fi
+rm -f "$out"/boot-*/initrd.img
+rm -rf "$out"/boot-*/job/bin
+[ "$fails" = 0 ]

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmverify: the verifier of the MAP_SYNC crash test.
+ *
+ * Reads back a file pmwrite wrote before a crash and classifies every page
+ * (lib/pmpattern.h): ok, zero (hole, unwritten extent, lost allocation),
+ * stale (another run's or generation's page), misplaced (ours, other
+ * offset), torn (bad checksum or content), garbage, beyond_eof, nofile.
+ * Every page below the recorded point (-r, what the host received from the
+ * writer before the crash) must be ok; a page that is not is LOST. Pages at
+ * or after the recorded point may be anything and are only counted.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "exitcodes.h"
+#include "json.h"
+#include "pmpattern.h"
+
+#define TOOL		"pmverify"
+#define JSON_VERSION	1
+#define MAX_PAGES	(1ULL << 24)
+#define MAX_LABELS	16
+#define MAX_LISTED	16
+
+static struct env {
+	const char *path;
+	uint64_t pages;
+	uint64_t seed;
+	uint64_t generation;
+	uint64_t writer;
+	uint64_t recorded;
+	bool recorded_set;
+	bool json;
+	bool verbose;
+	const char *label_keys[MAX_LABELS];
+	const char *label_values[MAX_LABELS];
+	int nlabels;
+} env = {
+	.pages = 256,
+	.generation = 1,
+};
+
+struct listed {
+	uint64_t index;
+	enum pmp_class cls;
+	struct pmp_header found;
+};
+
+struct result {
+	bool file_exists;
+	uint64_t file_size;
+	uint64_t before[PMP_NR_CLASSES];	/* pages below the recorded point */
+	uint64_t after[PMP_NR_CLASSES];		/* pages at or after it */
+	uint64_t leading_ok;			/* ok pages from 0 without a gap */
+	struct listed lost[MAX_LISTED];
+	unsigned int nlisted;
+	uint64_t lost_total;
+};
+
+const char *argp_program_version = TOOL " 1";
+const char argp_program_doc[] =
+"Check a file written by pmwrite after a crash: every page below the recorded\n"
+"point must hold exactly its pattern (magic, run id, generation, index,\n"
+"payload, checksum). Pages at or after the point may hold anything.\n"
+"\n"
+"USAGE: pmverify -f FILE [-n PAGES] [-s SEED] [-g GEN] [-w WRITER]\n"
+"                [-r RECORDED] [-j] [-L KEY=VALUE]... [-v]\n"
+"\n"
+"EXAMPLES:\n"
+"    pmverify -f /mnt/dax/f -r 120        # pages 0..119 must be intact\n"
+"    pmverify -f /mnt/dax/f -s 7 -g 3 -w 1 -r 256   # the identity pmwrite used\n"
+"    pmverify -f /mnt/dax/f -r 120 -j -L fs=ext4 -L map=sync  # one JSON line\n"
+"\n"
+"Exit status: 0 nothing lost, 10 pages below the recorded point are not\n"
+"intact, 1 runtime error, 2 usage.\n";
+
+static const struct argp_option opts[] = {
+	{ "file", 'f', "PATH", 0, "File to check (required); a missing file counts as pages 'nofile'", 0 },
+	{ "pages", 'n', "N", 0, "Pages pmwrite was asked to write (default 256)", 0 },
+	{ "seed", 's', "N", 0, "Run seed pmwrite was given (default 0)", 0 },
+	{ "generation", 'g', "N", 0, "Generation pmwrite was given (default 1)", 0 },
+	{ "writer", 'w', "N", 0, "Writer number pmwrite was given (default 0)", 0 },
+	{ "recorded", 'r', "R", 0, "Pages known finished before the crash, 0..PAGES (default: all)", 0 },
+	{ "json", 'j', NULL, 0, "One JSON line instead of the text line", 0 },
+	{ "label", 'L', "KEY=VALUE", 0, "Copy KEY=VALUE into the JSON 'labels' object (repeatable)", 0 },
+	{ "verbose", 'v', NULL, 0, "List every page that is not ok on stderr", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{ 0 },
+};
+
+__attribute__((format(printf, 2, 3)))
+static int fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(TOOL ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+#define usage_error(...) exit(fail(EXIT_USAGE, __VA_ARGS__))
+
+static bool parse_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*arg || *arg == '-')
+		return false;
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *eq;
+
+	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case 'f':
+		if (!*arg)
+			usage_error("empty --file");
+		env.path = arg;
+		break;
+	case 'n':
+		if (!parse_u64(arg, 1, MAX_PAGES, &env.pages))
+			usage_error("invalid --pages '%s' (1..%llu)", arg, MAX_PAGES);
+		break;
+	case 's':
+		if (!parse_u64(arg, 0, UINT64_MAX, &env.seed))
+			usage_error("invalid --seed '%s'", arg);
+		break;
+	case 'g':
+		if (!parse_u64(arg, 0, UINT64_MAX, &env.generation))
+			usage_error("invalid --generation '%s'", arg);
+		break;
+	case 'w':
+		if (!parse_u64(arg, 0, UINT64_MAX, &env.writer))
+			usage_error("invalid --writer '%s'", arg);
+		break;
+	case 'r':
+		if (!parse_u64(arg, 0, MAX_PAGES, &env.recorded))
+			usage_error("invalid --recorded '%s'", arg);
+		env.recorded_set = true;
+		break;
+	case 'j':
+		env.json = true;
+		break;
+	case 'L':
+		eq = strchr(arg, '=');
+		if (!eq || eq == arg)
+			usage_error("invalid --label '%s' (KEY=VALUE)", arg);
+		if (env.nlabels == MAX_LABELS)
+			usage_error("more than %d --label", MAX_LABELS);
+		*eq = '\0';
+		env.label_keys[env.nlabels] = arg;
+		env.label_values[env.nlabels++] = eq + 1;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		usage_error("unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (!env.path)
+			usage_error("--file is required");
+		if (!env.recorded_set)
+			env.recorded = env.pages;
+		if (env.recorded > env.pages)
+			usage_error("--recorded %llu is beyond --pages %llu",
+				    (unsigned long long)env.recorded,
+				    (unsigned long long)env.pages);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void account(struct result *res, uint64_t index, enum pmp_class cls,
+		    const struct pmp_header *found)
+{
+	bool before = index < env.recorded;
+
+	if (before)
+		res->before[cls]++;
+	else
+		res->after[cls]++;
+	if (cls == PMP_OK && res->leading_ok == index)
+		res->leading_ok = index + 1;
+	if (before && cls != PMP_OK) {
+		res->lost_total++;
+		if (res->nlisted < MAX_LISTED) {
+			struct listed *l = &res->lost[res->nlisted++];
+
+			l->index = index;
+			l->cls = cls;
+			if (found)
+				l->found = *found;
+			else
+				memset(&l->found, 0, sizeof(l->found));
+		}
+	}
+	if (cls != PMP_OK && env.verbose)
+		fprintf(stderr, TOOL ": page %llu: %s%s\n", (unsigned long long)index,
+			pmp_class_name(cls), before ? " (LOST: below the recorded point)" : "");
+}
+
+static int check_file(struct result *res)
+{
+	const struct pmp_key key = {
+		.run_id = pmp_run_id(env.seed, env.generation, env.writer),
+		.generation = env.generation,
+		.pages = env.pages,
+	};
+	uint64_t buf[PMP_WORDS];
+	struct stat st;
+	int fd, err = 0;
+
+	fd = open(env.path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno != ENOENT)
+		return fail(EXIT_RUNTIME, "open %s: %s", env.path, strerror(errno));
+	if (fd < 0) {
+		for (uint64_t i = 0; i < env.pages; i++)
+			account(res, i, PMP_NOFILE, NULL);
+		return 0;
+	}
+	res->file_exists = true;
+	if (fstat(fd, &st)) {
+		err = fail(EXIT_RUNTIME, "fstat %s: %s", env.path, strerror(errno));
+		goto out;
+	}
+	res->file_size = (uint64_t)st.st_size;
+	for (uint64_t i = 0; i < env.pages; i++) {
+		struct pmp_header found;
+		size_t got = 0;
+
+		if ((i + 1) * PMP_PAGE_SIZE > res->file_size) {
+			account(res, i, PMP_BEYOND_EOF, NULL);
+			continue;
+		}
+		while (got < PMP_PAGE_SIZE) {
+			ssize_t n = pread(fd, (char *)buf + got, PMP_PAGE_SIZE - got,
+					  (off_t)(i * PMP_PAGE_SIZE + got));
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				err = fail(EXIT_RUNTIME, "read page %llu of %s: %s",
+					   (unsigned long long)i, env.path, strerror(errno));
+				goto out;
+			}
+			if (n == 0) {
+				err = fail(EXIT_RUNTIME, "read page %llu of %s: short file",
+					   (unsigned long long)i, env.path);
+				goto out;
+			}
+			got += (size_t)n;
+		}
+		account(res, i, pmp_classify(buf, &key, i, &found), &found);
+	}
+out:
+	close(fd);
+	return err;
+}
+
+static uint64_t sum(const uint64_t *counts)
+{
+	uint64_t s = 0;
+
+	for (int c = 0; c < PMP_NR_CLASSES; c++)
+		s += counts[c];
+	return s;
+}
+
+static void print_text(const struct result *res)
+{
+	printf("%s: %llu pages, recorded %llu: verified %llu, lost %llu",
+	       env.path, (unsigned long long)env.pages,
+	       (unsigned long long)env.recorded,
+	       (unsigned long long)res->before[PMP_OK],
+	       (unsigned long long)res->lost_total);
+	if (res->lost_total) {
+		const char *sep = " (";
+
+		for (int c = PMP_ZERO; c < PMP_NR_CLASSES; c++) {
+			if (!res->before[c])
+				continue;
+			printf("%s%s %llu", sep, pmp_class_name(c),
+			       (unsigned long long)res->before[c]);
+			sep = ", ";
+		}
+		printf(", first at page %llu)", (unsigned long long)res->lost[0].index);
+	}
+	printf("; after the record: %llu of %llu ok; leading ok %llu; file %s\n",
+	       (unsigned long long)res->after[PMP_OK],
+	       (unsigned long long)sum(res->after),
+	       (unsigned long long)res->leading_ok,
+	       res->file_exists ? "exists" : "MISSING");
+}
+
+static void json_counts(struct json_writer *w, const char *key, const uint64_t *counts)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	for (int c = 0; c < PMP_NR_CLASSES; c++)
+		json_kv_uint(w, pmp_class_name(c), counts[c]);
+	json_end_object(w);
+}
+
+static int print_json(const struct result *res)
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_kv_string(&w, "tool", TOOL);
+	json_kv_uint(&w, "version", JSON_VERSION);
+	json_key(&w, "labels");
+	json_begin_object(&w);
+	for (int i = 0; i < env.nlabels; i++)
+		json_kv_string(&w, env.label_keys[i], env.label_values[i]);
+	json_end_object(&w);
+	json_kv_string(&w, "file", env.path);
+	json_kv_uint(&w, "seed", env.seed);
+	json_kv_uint(&w, "generation", env.generation);
+	json_kv_uint(&w, "writer", env.writer);
+	json_kv_uint(&w, "pages", env.pages);
+	json_kv_uint(&w, "recorded", env.recorded);
+	json_kv_bool(&w, "file_exists", res->file_exists);
+	json_kv_uint(&w, "file_size", res->file_size);
+	json_kv_uint(&w, "verified", res->before[PMP_OK]);
+	json_kv_uint(&w, "lost", res->lost_total);
+	json_kv_uint(&w, "ok_after", res->after[PMP_OK]);
+	json_kv_uint(&w, "leading_ok", res->leading_ok);
+	json_counts(&w, "before", res->before);
+	json_counts(&w, "after", res->after);
+	json_key(&w, "lost_pages");
+	json_begin_array(&w);
+	for (unsigned int i = 0; i < res->nlisted; i++) {
+		const struct listed *l = &res->lost[i];
+
+		json_begin_object(&w);
+		json_kv_uint(&w, "index", l->index);
+		json_kv_string(&w, "class", pmp_class_name(l->cls));
+		if (l->cls == PMP_STALE || l->cls == PMP_MISPLACED || l->cls == PMP_TORN) {
+			json_kv_uint(&w, "found_generation", l->found.generation);
+			json_kv_uint(&w, "found_index", l->found.index);
+		}
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
+	if (json_finish(&w))
+		return fail(EXIT_RUNTIME, "write JSON: %s",
+			    ferror(stdout) ? strerror(errno) : "malformed document");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.doc = argp_program_doc,
+	};
+	struct result *res = calloc(1, sizeof(*res));
+	int err;
+
+	argp_err_exit_status = EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL)) {
+		free(res);
+		return EXIT_USAGE;
+	}
+	if (!res)
+		return fail(EXIT_RUNTIME, "out of memory");
+	if ((err = check_file(res)))
+		goto cleanup;
+	if (env.json) {
+		if ((err = print_json(res)))
+			goto cleanup;
+	} else {
+		print_text(res);
+		if (fflush(stdout) || ferror(stdout)) {
+			err = fail(EXIT_RUNTIME, "write stdout: %s", strerror(errno));
+			goto cleanup;
+		}
+	}
+	err = res->lost_total ? EXIT_DATA_LOST : EXIT_OK;
+cleanup:
+	free(res);
+	return err;
+}

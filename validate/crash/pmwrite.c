@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmwrite: the writer of the MAP_SYNC crash test.
+ *
+ * Maps a file on a DAX filesystem (MAP_SHARED_VALIDATE|MAP_SYNC, or plain
+ * MAP_SHARED for the control), stores one self-describing pattern page per
+ * file page (lib/pmpattern.h), flushes what it stored from the CPU caches,
+ * and reports each finished page on stdout as "P TAG n". The harness crashes
+ * the machine somewhere in the middle; pmverify checks afterwards that every
+ * page reported before the crash is in the file.
+ *
+ * Why stdout is a valid progress record (the argument the whole test rests
+ * on): "P TAG n" is written with one write(2) only after pages 0..n-1 were
+ * stored and flushed, and, under MAP_SYNC, after the fault of each of them
+ * returned, which the kernel allows only once the block mapping is durable.
+ * In the guest stdout is the virtio serial port, which QEMU copies to a host
+ * file. Every step on that path can only delay or drop lines (a line still
+ * in the guest's or QEMU's buffers at the crash is lost), never deliver a
+ * line that was not written, nor reorder the lines of one writer. So the
+ * highest n the host holds is a LOWER bound of the pages the guest had
+ * completed. The pages themselves were stored to the NVDIMM, i.e. to the
+ * host's mapping of the backing file, before the line was even written.
+ * Only complete lines count (the host ignores a last line without newline);
+ * were a line ever split over two write(2)s and mixed with another's, the
+ * host rejects the mixed line, and a cut line's number is a prefix, so
+ * never more than the real count.
+ *
+ * In practice the record is tight: a blocking write to a virtio console port
+ * returns only after QEMU gave the buffer back, which it does after writing
+ * the bytes to the host file (virtio_console's __send_to_port waits for
+ * it). pmverify counts the intact pages beyond the record to show the slack.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <argp.h>
+#include <cpuid.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "exitcodes.h"
+#include "pmpattern.h"
+
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE 0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC 0x80000
+#endif
+#ifndef STATX_ATTR_DAX
+#define STATX_ATTR_DAX 0x00200000
+#endif
+
+#define TOOL		"pmwrite"
+#define MAX_PAGES	(1ULL << 24)	/* 64 GiB */
+#define MAX_TAG		32
+
+enum file_mode { MODE_SPARSE, MODE_FALLOCATED, MODE_GROW };
+enum flush_kind { FLUSH_AUTO, FLUSH_CLWB, FLUSH_CLFLUSHOPT, FLUSH_CLFLUSH, FLUSH_NONE };
+
+static const char *const mode_names[] = { "sparse", "fallocated", "grow" };
+static const char *const flush_names[] = { "auto", "clwb", "clflushopt", "clflush", "none" };
+
+static struct env {
+	const char *path;
+	uint64_t pages;
+	enum file_mode mode;
+	bool map_sync;
+	uint64_t seed;
+	uint64_t generation;
+	uint64_t writer;
+	const char *tag;
+	bool crash_set;
+	uint64_t crash_after;
+	bool hold;
+	const char *gate;
+	enum flush_kind flush;
+	bool dax_check;
+	bool verbose;
+} env = {
+	.pages = 256,
+	.generation = 1,
+	.dax_check = true,
+};
+
+struct run {
+	int fd;
+	int dir_fd;
+	int sysrq_fd;
+	char *map;
+	size_t map_len;
+	enum flush_kind flush;	/* resolved: never FLUSH_AUTO */
+	unsigned int line;	/* cache line size in bytes */
+	char tag[MAX_TAG + 1];
+};
+
+static sigjmp_buf sigbus_jump;
+static volatile sig_atomic_t sigbus_armed;
+static volatile sig_atomic_t stop_signal;
+
+const char *argp_program_version = TOOL " 1";
+const char argp_program_doc[] =
+"Write a verifiable pattern through a MAP_SYNC (or plain MAP_SHARED) mapping\n"
+"of a DAX file, one page at a time, flushing each page from the CPU caches,\n"
+"and report \"P TAG n\" on stdout after each finished page: the writer of the\n"
+"crash test (validate/crash/README.md). pmverify checks the file afterwards.\n"
+"\n"
+"USAGE: pmwrite -f FILE [-n PAGES] [-m sparse|fallocated|grow] [-S]\n"
+"               [-s SEED] [-g GEN] [-w WRITER] [-t TAG] [--crash-after K]\n"
+"               [--hold] [--gate DIR]\n"
+"               [--flush auto|clwb|clflushopt|clflush|none]\n"
+"\n"
+"EXAMPLES:\n"
+"    pmwrite -f /mnt/dax/f -S              # 256 pages, sparse file, MAP_SYNC\n"
+"    pmwrite -f /mnt/dax/f                 # the control: plain MAP_SHARED\n"
+"    pmwrite -f /mnt/dax/f -S -m grow      # grow the file page by page\n"
+"    pmwrite -f /mnt/dax/f -S --hold       # keep the mapping until killed\n"
+"    pmwrite -f /mnt/dax/f -S --crash-after 100  # sysrq crash after 100 pages\n"
+"    pmverify -f /mnt/dax/f -r 256         # check it (same -n -s -g -w)\n"
+"\n"
+"Files: sparse = ftruncate to the full size; fallocated = fallocate (unwritten\n"
+"extents); grow = size 0, extended with ftruncate before each page while\n"
+"mapped. The file is created (replacing any old one), sized and fsynced with\n"
+"its directory before the mapping: only the page faults are under test.\n"
+"\n"
+"Exit status: 0 ok, 1 runtime error, 2 usage, 3 not a DAX file, 4 kernel\n"
+"without MAP_SYNC, 5 MAP_SYNC refused (EOPNOTSUPP), 6 no space left (or\n"
+"SIGBUS on a store), 7 VM_SYNC state differs from the request.\n";
+
+enum {
+	OPT_CRASH_AFTER = 256,
+	OPT_HOLD,
+	OPT_FLUSH,
+	OPT_NO_DAX_CHECK,
+	OPT_GATE,
+};
+
+static const struct argp_option opts[] = {
+	{ "file", 'f', "PATH", 0, "File to create on the DAX filesystem (required); kept", 0 },
+	{ "pages", 'n', "N", 0, "Pages to write (default 256)", 0 },
+	{ "mode", 'm', "MODE", 0, "sparse (default), fallocated or grow", 0 },
+	{ "sync", 'S', NULL, 0, "Map with MAP_SHARED_VALIDATE|MAP_SYNC (default MAP_SHARED: the control)", 0 },
+	{ "seed", 's', "N", 0, "Run seed, part of every page's identity (default 0)", 0 },
+	{ "generation", 'g', "N", 0, "Crash round, part of every page's identity (default 1)", 0 },
+	{ "writer", 'w', "N", 0, "Writer number, part of every page's identity (default 0)", 0 },
+	{ "tag", 't', "TAG", 0, "Name in the progress lines (default: the file name)", 0 },
+	{ "crash-after", OPT_CRASH_AFTER, "K", 0, "After K finished pages (0..PAGES) crash the machine: write 'c' to /proc/sysrq-trigger", 0 },
+	{ "hold", OPT_HOLD, NULL, 0, "After the last page keep the mapping and wait until killed", 0 },
+	{ "gate", OPT_GATE, "DIR", 0, "When mapped, create DIR/ready.TAG, then wait for DIR/go before the first store (starts many writers at once)", 0 },
+	{ "flush", OPT_FLUSH, "HOW", 0, "Cache flush per line: auto (clwb, else clflushopt, else clflush; default), clwb, clflushopt, clflush, none", 0 },
+	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not DAX (host tests of the control)", 0 },
+	{ "verbose", 'v', NULL, 0, "Details on stderr", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{ 0 },
+};
+
+__attribute__((format(printf, 2, 3)))
+static int fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(TOOL ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+#define usage_error(...) exit(fail(EXIT_USAGE, __VA_ARGS__))
+
+static int exit_code_for_errno(int err)
+{
+	return err == ENOSPC || err == EDQUOT ? EXIT_NO_SPACE : EXIT_RUNTIME;
+}
+
+#define fail_errno(err, what_fmt, ...)                                    \
+	fail(exit_code_for_errno(err), what_fmt ": %s", ##__VA_ARGS__,     \
+	     strerror(err))
+
+__attribute__((format(printf, 1, 2)))
+static void verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!env.verbose)
+		return;
+	fputs(TOOL ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- options ---- */
+
+static int lookup_name(const char *arg, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static bool parse_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*arg || *arg == '-')
+		return false;
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	int i;
+
+	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case 'f':
+		if (!*arg)
+			usage_error("empty --file");
+		env.path = arg;
+		break;
+	case 'n':
+		if (!parse_u64(arg, 1, MAX_PAGES, &env.pages))
+			usage_error("invalid --pages '%s' (1..%llu)", arg, MAX_PAGES);
+		break;
+	case 'm':
+		i = lookup_name(arg, mode_names, 3);
+		if (i < 0)
+			usage_error("invalid --mode '%s' (sparse|fallocated|grow)", arg);
+		env.mode = i;
+		break;
+	case 'S':
+		env.map_sync = true;
+		break;
+	case 's':
+		if (!parse_u64(arg, 0, UINT64_MAX, &env.seed))
+			usage_error("invalid --seed '%s'", arg);
+		break;
+	case 'g':
+		if (!parse_u64(arg, 0, UINT64_MAX, &env.generation))
+			usage_error("invalid --generation '%s'", arg);
+		break;
+	case 'w':
+		if (!parse_u64(arg, 0, UINT64_MAX, &env.writer))
+			usage_error("invalid --writer '%s'", arg);
+		break;
+	case 't':
+		if (!*arg || strlen(arg) > MAX_TAG || strpbrk(arg, " \t\n"))
+			usage_error("invalid --tag '%s' (1..%d characters, no blanks)", arg, MAX_TAG);
+		env.tag = arg;
+		break;
+	case OPT_CRASH_AFTER:
+		if (!parse_u64(arg, 0, MAX_PAGES, &env.crash_after))
+			usage_error("invalid --crash-after '%s'", arg);
+		env.crash_set = true;
+		break;
+	case OPT_HOLD:
+		env.hold = true;
+		break;
+	case OPT_GATE:
+		if (!*arg)
+			usage_error("empty --gate");
+		env.gate = arg;
+		break;
+	case OPT_FLUSH:
+		i = lookup_name(arg, flush_names, 5);
+		if (i < 0)
+			usage_error("invalid --flush '%s' (auto|clwb|clflushopt|clflush|none)", arg);
+		env.flush = i;
+		break;
+	case OPT_NO_DAX_CHECK:
+		env.dax_check = false;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		usage_error("unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (!env.path)
+			usage_error("--file is required");
+		if (env.crash_set && env.crash_after > env.pages)
+			usage_error("--crash-after %llu is beyond --pages %llu",
+				    (unsigned long long)env.crash_after,
+				    (unsigned long long)env.pages);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* ---- signals ---- */
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_sigbus(int sig)
+{
+	if (sigbus_armed)
+		siglongjmp(sigbus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int install_signal_handlers(void)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		return fail_errno(errno, "sigaction");
+	sa.sa_handler = on_sigbus;
+	if (sigaction(SIGBUS, &sa, NULL))
+		return fail_errno(errno, "sigaction SIGBUS");
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+/* ---- cache flushing ---- */
+
+/*
+ * What the CPU offers, from cpuid: leaf 7 EBX bit 24 CLWB, bit 23
+ * CLFLUSHOPT; leaf 1 EDX bit 19 CLFLUSH, EBX bits 15:8 its line size in
+ * 8-byte units.
+ */
+static int resolve_flush(struct run *r)
+{
+	unsigned int a, b, c, d;
+	bool has_clflush = false, has_clflushopt = false, has_clwb = false;
+
+	r->line = 64;
+	if (__get_cpuid(1, &a, &b, &c, &d)) {
+		has_clflush = d & (1u << 19);
+		if ((b >> 8) & 0xff)
+			r->line = ((b >> 8) & 0xff) * 8;
+	}
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		has_clflushopt = b & (1u << 23);
+		has_clwb = b & (1u << 24);
+	}
+	switch (env.flush) {
+	case FLUSH_AUTO:
+		r->flush = has_clwb ? FLUSH_CLWB : has_clflushopt ? FLUSH_CLFLUSHOPT :
+			   has_clflush ? FLUSH_CLFLUSH : FLUSH_NONE;
+		if (r->flush == FLUSH_NONE)
+			return fail(EXIT_RUNTIME, "the CPU has none of clwb, clflushopt, clflush (cpuid): use --flush none to run anyway");
+		break;
+	case FLUSH_CLWB:
+		if (!has_clwb)
+			return fail(EXIT_RUNTIME, "--flush clwb: the CPU has no clwb (cpuid 7.0 EBX bit 24)");
+		r->flush = FLUSH_CLWB;
+		break;
+	case FLUSH_CLFLUSHOPT:
+		if (!has_clflushopt)
+			return fail(EXIT_RUNTIME, "--flush clflushopt: the CPU has no clflushopt (cpuid 7.0 EBX bit 23)");
+		r->flush = FLUSH_CLFLUSHOPT;
+		break;
+	case FLUSH_CLFLUSH:
+		if (!has_clflush)
+			return fail(EXIT_RUNTIME, "--flush clflush: the CPU has no clflush (cpuid 1 EDX bit 19)");
+		r->flush = FLUSH_CLFLUSH;
+		break;
+	case FLUSH_NONE:
+		r->flush = FLUSH_NONE;
+		break;
+	}
+	verbose("cache flush: %s, line %u bytes", flush_names[r->flush], r->line);
+	return 0;
+}
+
+/*
+ * Write back [p, p + len) from the CPU caches and order it before anything
+ * that follows (the progress line). clwb and clflushopt are weakly ordered:
+ * sfence after them; clflush is ordered with other stores, the fence costs
+ * nothing there and keeps one code path.
+ */
+static void flush_range(const struct run *r, const void *p, size_t len)
+{
+	uintptr_t addr = (uintptr_t)p & ~((uintptr_t)r->line - 1);
+	uintptr_t end = (uintptr_t)p + len;
+
+	switch (r->flush) {
+	case FLUSH_CLWB:
+		for (; addr < end; addr += r->line)
+			__asm__ volatile("clwb %0" : "+m"(*(volatile char *)addr));
+		break;
+	case FLUSH_CLFLUSHOPT:
+		for (; addr < end; addr += r->line)
+			__asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)addr));
+		break;
+	case FLUSH_CLFLUSH:
+		for (; addr < end; addr += r->line)
+			__asm__ volatile("clflush %0" : "+m"(*(volatile char *)addr));
+		break;
+	default:
+		break;
+	}
+	__asm__ volatile("sfence" ::: "memory");
+}
+
+/* ---- output: one write(2) per line, no stdio buffer in between ---- */
+
+static int emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int emit(const char *fmt, ...)
+{
+	char buf[256];
+	struct timespec tick = { 0, 1000 * 1000 };
+	va_list ap;
+	int len;
+	ssize_t n;
+
+	va_start(ap, fmt);
+	len = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		return fail(EXIT_RUNTIME, "progress line too long");
+	for (int off = 0, tries = 0; off < len;) {
+		n = write(STDOUT_FILENO, buf + off, (size_t)(len - off));
+		if (n > 0) {
+			off += (int)n;
+			continue;
+		}
+		if (n < 0 && errno != EINTR && errno != EAGAIN)
+			return fail_errno(errno, "write progress to stdout");
+		/*
+		 * 0: the virtio console's ring was full (two writers raced
+		 * past its "writable" check); nothing was sent, try again.
+		 */
+		if (++tries > 10000)
+			return fail(EXIT_RUNTIME, "write progress to stdout: no progress in 10 s");
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+/* ---- file and mapping ---- */
+
+static bool is_dax(int fd)
+{
+	struct statx stx;
+
+	return statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 &&
+	       (stx.stx_attributes_mask & STATX_ATTR_DAX) &&
+	       (stx.stx_attributes & STATX_ATTR_DAX);
+}
+
+static int prepare_file(struct run *r)
+{
+	char *copy = strdup(env.path);
+	off_t size = (off_t)(env.pages * PMP_PAGE_SIZE);
+
+	if (!copy)
+		return fail_errno(ENOMEM, "strdup");
+	r->dir_fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (r->dir_fd < 0)
+		return fail_errno(errno, "open the directory of %s", env.path);
+	if (unlink(env.path) && errno != ENOENT)
+		return fail_errno(errno, "unlink %s", env.path);
+	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (r->fd < 0)
+		return fail_errno(errno, "create %s", env.path);
+	if (env.dax_check && !is_dax(r->fd))
+		return fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.path);
+	switch (env.mode) {
+	case MODE_SPARSE:
+		if (ftruncate(r->fd, size))
+			return fail_errno(errno, "ftruncate %s", env.path);
+		break;
+	case MODE_FALLOCATED:
+		if (fallocate(r->fd, 0, 0, size))
+			return fail_errno(errno, "fallocate %s", env.path);
+		break;
+	case MODE_GROW:
+		break;
+	}
+	/*
+	 * The name, the size and the preallocation are durable before the
+	 * first store: what the crash tests is the page faults alone.
+	 */
+	if (fsync(r->fd))
+		return fail_errno(errno, "fsync %s", env.path);
+	if (fsync(r->dir_fd))
+		return fail_errno(errno, "fsync the directory of %s", env.path);
+	return 0;
+}
+
+static int map_file(struct run *r)
+{
+	int flags = env.map_sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
+	void *map;
+
+	r->map_len = env.pages * PMP_PAGE_SIZE;
+	map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, flags, r->fd, 0);
+	if (map == MAP_FAILED) {
+		int err = errno;
+
+		if (env.map_sync && err == EINVAL)
+			return fail(EXIT_NO_MAP_SYNC, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SYNC", env.path);
+		if (env.map_sync && err == EOPNOTSUPP)
+			return fail(EXIT_SYNC_REFUSED, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not DAX on synchronous pmem)", env.path);
+		return fail_errno(err, "mmap %s", env.path);
+	}
+	r->map = map;
+	/* One fault per page: more distinct points for the crash to hit. */
+	if (madvise(r->map, r->map_len, MADV_NOHUGEPAGE) && errno != EINVAL)
+		return fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
+	return 0;
+}
+
+/* VM_SYNC ("sf" in smaps VmFlags) must be there exactly when asked for. */
+static int check_vm_sync(const struct run *r)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool in_vma = false, found = false, sf = false;
+
+	if (!f)
+		return fail_errno(errno, "open /proc/self/smaps");
+	while (!found && getline(&line, &cap, f) > 0) {
+		unsigned long start, end;
+
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
+			in_vma = start == (uintptr_t)r->map;
+			continue;
+		}
+		if (!in_vma || strncmp(line, "VmFlags:", 8) != 0)
+			continue;
+		found = true;
+		for (char *save = NULL, *tok = strtok_r(line + 8, " \n", &save);
+		     tok; tok = strtok_r(NULL, " \n", &save))
+			sf |= strcmp(tok, "sf") == 0;
+	}
+	free(line);
+	fclose(f);
+	if (!found)
+		return fail(EXIT_RUNTIME, "/proc/self/smaps: no VmFlags for the mapping at %p", (void *)r->map);
+	if (sf != env.map_sync)
+		return fail(EXIT_VM_SYNC_MISMATCH, "%s: VM_SYNC mismatch: %s requested, smaps VmFlags %s 'sf'",
+			    env.path, env.map_sync ? "MAP_SYNC" : "no MAP_SYNC", sf ? "contain" : "lack");
+	return 0;
+}
+
+static int crash_now(const struct run *r, uint64_t done)
+{
+	/* Say why the guest is about to die; the host may or may not get it. */
+	emit("C %s %llu sysrq\n", r->tag, (unsigned long long)done);
+	if (write(r->sysrq_fd, "c", 1) != 1)
+		return fail_errno(errno, "write /proc/sysrq-trigger");
+	return fail(EXIT_RUNTIME, "still alive after writing 'c' to /proc/sysrq-trigger");
+}
+
+/*
+ * Many writers start together: each says it is ready (mapped, file
+ * durable) and waits for the go. Without it, one writer's preparation
+ * fsync would commit another control writer's first page faults, and the
+ * crash delay would count from a moment nobody agreed on.
+ */
+static int pass_gate(const struct run *r)
+{
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+	char path[PATH_MAX];
+	int fd;
+
+	if (!env.gate)
+		return 0;
+	snprintf(path, sizeof(path), "%s/ready.%s", env.gate, r->tag);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return fail_errno(errno, "create %s", path);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/go", env.gate);
+	while (access(path, F_OK) && !stop_signal)
+		nanosleep(&tick, NULL);
+	if (stop_signal)
+		return fail(EXIT_RUNTIME, "interrupted at the start gate: %s", strsignal(stop_signal));
+	return 0;
+}
+
+/* ---- the writing ---- */
+
+static int write_pages(struct run *r)
+{
+	const struct pmp_key key = {
+		.run_id = pmp_run_id(env.seed, env.generation, env.writer),
+		.generation = env.generation,
+		.pages = env.pages,
+	};
+	uint64_t page[PMP_WORDS];
+	volatile uint64_t i = 0;
+	int err;
+
+	if (sigsetjmp(sigbus_jump, 1)) {
+		sigbus_armed = 0;
+		return fail(EXIT_NO_SPACE, "store to page %llu of %s: SIGBUS",
+			    (unsigned long long)i, env.path);
+	}
+	if ((err = emit("S %s mode=%s map=%s flush=%s pages=%llu gen=%llu\n", r->tag,
+			mode_names[env.mode], env.map_sync ? "sync" : "shared",
+			flush_names[r->flush], (unsigned long long)env.pages,
+			(unsigned long long)env.generation)))
+		return err;
+	if (env.crash_set && env.crash_after == 0)
+		return crash_now(r, 0);
+	for (i = 0; i < env.pages && !stop_signal; i++) {
+		volatile uint64_t *dst = (volatile uint64_t *)(r->map + i * PMP_PAGE_SIZE);
+
+		if (env.mode == MODE_GROW &&
+		    ftruncate(r->fd, (off_t)((i + 1) * PMP_PAGE_SIZE)))
+			return fail_errno(errno, "ftruncate %s to %llu pages", env.path,
+					  (unsigned long long)(i + 1));
+		pmp_fill(page, &key, i);
+		sigbus_armed = 1;
+		/* The first store takes the write fault (under MAP_SYNC: synchronous). */
+		for (size_t w = 0; w < PMP_WORDS; w++)
+			dst[w] = page[w];
+		sigbus_armed = 0;
+		flush_range(r, (const void *)dst, PMP_PAGE_SIZE);
+		if ((err = emit("P %s %llu\n", r->tag, (unsigned long long)(i + 1))))
+			return err;
+		if (env.crash_set && env.crash_after == i + 1)
+			return crash_now(r, i + 1);
+	}
+	if (stop_signal)
+		return fail(EXIT_RUNTIME, "interrupted after %llu pages: %s",
+			    (unsigned long long)i, strsignal(stop_signal));
+	return emit("D %s %llu\n", r->tag, (unsigned long long)env.pages);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.doc = argp_program_doc,
+	};
+	struct run r = { .fd = -1, .dir_fd = -1, .sysrq_fd = -1 };
+	char *copy = NULL;
+	int err;
+
+	argp_err_exit_status = EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return EXIT_USAGE;
+	if (env.tag) {
+		snprintf(r.tag, sizeof(r.tag), "%s", env.tag);
+	} else {
+		copy = strdup(env.path);
+		snprintf(r.tag, sizeof(r.tag), "%s", copy ? basename(copy) : "file");
+		for (char *c = r.tag; *c; c++)
+			if (isspace((unsigned char)*c))
+				*c = '_';
+	}
+	if ((err = install_signal_handlers()) || (err = resolve_flush(&r)))
+		goto cleanup;
+	if (env.crash_set) {
+		/* Opened now: at the chosen moment only the write is left to do. */
+		r.sysrq_fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+		if (r.sysrq_fd < 0) {
+			err = fail_errno(errno, "open /proc/sysrq-trigger");
+			goto cleanup;
+		}
+	}
+	if ((err = prepare_file(&r)) || (err = map_file(&r)) ||
+	    (err = check_vm_sync(&r)) || (err = pass_gate(&r)) ||
+	    (err = write_pages(&r)))
+		goto cleanup;
+	verbose("%llu pages written to %s", (unsigned long long)env.pages, env.path);
+	/* The crash is meant to find the mapping still in place. */
+	while (env.hold && !stop_signal)
+		pause();
+
+cleanup:
+	if (r.map)
+		munmap(r.map, r.map_len);
+	if (r.fd >= 0)
+		close(r.fd);
+	if (r.dir_fd >= 0)
+		close(r.dir_fd);
+	if (r.sysrq_fd >= 0)
+		close(r.sysrq_fd);
+	free(copy);
+	return err;
+}
