@@ -1,0 +1,255 @@
+#!/bin/sh
+# Guest job of validate/ (issue 4): syncorder, the MAP_SYNC ordering checker.
+# Runs inside the VM as /job/run with two NVDIMMs and prints one KTAP
+# document. Both directions:
+#   - the clean kernel: every scenario (ext4 and xfs; empty, prealloc,
+#     fallocated; PTE and PMD faults; without and with a copying background
+#     load), 3 faultlat runs each on fresh files, plus 3 syncstress runs per
+#     filesystem (threads faulting one file while another allocates in it),
+#     no violation;
+#   - the mutants (validate/mutants/mapsync_mutant.ko): each injected bug is
+#     reported, with its own diagnosis, in every scenario it can break.
+# One syncorder run covers a whole batch of workloads (loading and detaching
+# ~30 probes costs seconds under TCG); its per-process JSON figures are
+# mapped back to the scenarios by pid.
+# Needs /job/mapsync_mutant.ko (JOB_FILES) and syncorder, syncstress, faultlat
+# in /job/bin. Takes about 45 s of guest time under TCG.
+. /lib/vmlib.sh
+. ./ktap.sh
+PATH=/job/bin:$PATH
+MUTANT=/job/mapsync_mutant.ko
+HITS=/sys/module/mapsync_mutant/parameters/hits
+REPS=3
+PTE_PAGES=64
+PMD_PAGES=1024		# 4 MiB: two PMD faults per run
+FSS="ext4 xfs"
+STATES="empty prealloc fallocated"
+SIZES="pte pmd"
+LOADS="none copy"
+STRESS_THREADS=4
+STRESS_PAGES=256
+A_TEXT="no NEEDDSYNC returned"
+B_TEXT="metadata sync returned 0 but"
+
+nclean=$(( 2 * (3 * 2 * 2 + 1) ))
+ktap_header $(( 2 + 1 + nclean + 2 + 13 + 2 ))
+
+# jqv FILE EXPR: one number from a JSON file, 0 when missing.
+jqv() { jq -r "$2 // 0" "$1" 2>/dev/null || echo 0; }
+
+# The failing lines and the first report of syncorder's KTAP, as diagnostics.
+so_diag() {
+	grep -E '^(not ok|# (violation|error) 1:|#   [^ ])' /tmp/so.tap | head -n 6 | sed 's/^# *//'
+	[ -s /tmp/so.err ] && head -n 3 /tmp/so.err
+}
+
+faultlat_args() {	# STATE SIZE LOAD
+	a="-s $1 --sync"
+	if [ "$2" = pmd ]; then a="$a -n $PMD_PAGES --fault-size pmd"; else a="$a -n $PTE_PAGES"; fi
+	[ "$3" = copy ] && a="$a -l copy --load-size 4M"
+	echo "$a"
+}
+
+# batch_add NAME COMMAND...: one workload run in the batch script. The run
+# logs "pid NAME hits-before" then "end NAME hits-after exit-status".
+batch_add() {
+	name=$1; shift
+	cat >>/tmp/batch.sh <<EOF
+sh -c 'echo "\$\$ $name \$(cat $HITS 2>/dev/null || echo 0)" >>/tmp/map; exec $*' >>/tmp/fl.out 2>&1
+st=\$?
+echo "end $name \$(cat $HITS 2>/dev/null || echo 0) \$st" >>/tmp/map
+EOF
+}
+
+# batch_run JSON: syncorder over the batch script; $rc, /tmp/so.tap, and
+# /tmp/procs ("pid checked violations errors needdsync direct kind-count naive").
+batch_run() {
+	json=$1 kind=${2:-none}
+	rm -f "$json" /tmp/map /tmp/fl.out
+	syncorder --details 2 --json-out "$json" -c 'sh /tmp/batch.sh' >/tmp/so.tap 2>/tmp/so.err
+	rc=$?
+	jq -r --arg k "$kind" '.processes[] | "\(.pid) \(.checked) \(.violations) \(.checker_errors) \(.needdsync) \(.direct_inserts) \(.by_kind[$k] // 0) \(.per_inode_check_would_flag)"' \
+		"$json" >/tmp/procs 2>/dev/null
+	: >/tmp/batch.sh
+}
+
+# scenario NAME: sums over the scenario's runs, as shell assignments:
+# runs checked violations errors needdsync direct caught injected failed naive
+scenario() {
+	awk -v n="$1" '
+		FNR == NR { c[$1] = $2; v[$1] = $3; e[$1] = $4; nd[$1] = $5; d[$1] = $6; k[$1] = $7; nv[$1] = $8; next }
+		$1 == "end" && $2 == n { inj += $3 - h; if ($4 != 0) failed++; next }
+		$2 == n { runs++; p = $1; h = $3; ch += c[p]; vi += v[p]; er += e[p]; nds += nd[p]; di += d[p]; ca += k[p]; na += nv[p] }
+		END { printf "runs=%d checked=%d violations=%d errors=%d needdsync=%d direct=%d caught=%d injected=%d failed=%d naive=%d\n",
+			runs, ch, vi, er, nds, di, ca, inj, failed, na }' /tmp/procs /tmp/map
+}
+
+if pmem_expect 2 && fs_setup ext4 /dev/pmem0 && fs_setup xfs /dev/pmem1; then
+	ktap_pass setup_ext4_xfs_dax
+else
+	ktap_fail setup_ext4_xfs_dax "pmem or dax mount failed"
+fi
+
+# The checker loads, attaches everything it needs, and checks nothing when
+# nothing faults (exit 4: skip, with no other failure).
+syncorder -c true >/tmp/so.tap 2>/tmp/so.err
+rc=$?
+if [ $rc = 4 ] && grep -q '^ok 1 probes_attached # ext4 and xfs' /tmp/so.tap; then
+	ktap_diag "$(grep '^# probes:' /tmp/so.tap)"
+	ktap_pass checker_attaches
+else
+	ktap_fail checker_attaches "exit $rc (want 4): $(so_diag)"
+fi
+
+# ---- clean kernel --------------------------------------------------------------
+# clean_verdict NAME WANT: the scenario's REPS runs all succeeded, WANT or
+# more writable entries were checked, none violated, no checker error.
+clean_verdict() {
+	name=$1 want=$2
+	eval "$(scenario "$name")"
+	if [ "$runs" != $REPS ] || [ "$failed" != 0 ]; then
+		ktap_fail "$name" "$runs runs, $failed failed: $(tail -n 2 /tmp/fl.out)"
+	elif [ "$violations" != 0 ] || [ "$errors" != 0 ]; then
+		ktap_fail "$name" "$violations violations, $errors checker errors: $(so_diag)"
+	elif [ "$checked" -lt "$want" ]; then
+		ktap_fail "$name" "only $checked writable entries checked in $runs runs, want >= $want"
+	else
+		ktap_diag "$name: $runs runs, $checked entries checked ($needdsync NEEDDSYNC, $direct direct), 0 violations; a per-inode check would have flagged $naive"
+		ktap_pass "$name"
+	fi
+}
+
+: >/tmp/batch.sh
+for fs in $FSS; do
+	for state in $STATES; do
+		for size in $SIZES; do
+			for load in $LOADS; do
+				for r in $(seq $REPS); do
+					batch_add "clean_${fs}_${state}_${size}_${load}" \
+						"faultlat -f /mnt/$fs/b $(faultlat_args "$state" "$size" "$load")"
+				done
+			done
+		done
+	done
+	# Same inode, several faulting threads and a pwrite() allocator.
+	for r in $(seq $REPS); do
+		batch_add "clean_${fs}_threads" "syncstress -f /mnt/$fs/s -t $STRESS_THREADS -n $STRESS_PAGES"
+	done
+done
+batch_run /tmp/clean.json
+if [ $rc = 0 ] && ! grep -q '^end .* [1-9][0-9]*$' /tmp/map; then
+	ktap_diag "$(grep -E '^ok 3 ' /tmp/so.tap | sed 's/^ok 3 //')"
+	ktap_pass clean_matrix_checked
+else
+	ktap_fail clean_matrix_checked "syncorder exit $rc: $(so_diag) $(grep '^end .* [1-9][0-9]*$' /tmp/map | head -n 2)"
+fi
+for fs in $FSS; do
+	for state in $STATES; do
+		for size in $SIZES; do
+			for load in $LOADS; do
+				if [ "$size" = pmd ]; then want=$(( 2 * REPS )); else want=$(( PTE_PAGES * REPS )); fi
+				clean_verdict "clean_${fs}_${state}_${size}_${load}" $want
+			done
+		done
+	done
+	clean_verdict "clean_${fs}_threads" $(( STRESS_PAGES * REPS ))
+done
+
+# ---- mutants ----------------------------------------------------------------------
+# mutant_batch MODE KIND TEXT SCENARIOS...: with the bug loaded, each
+# scenario "fs:state:size" has a violation of KIND only, whose diagnosis
+# contains TEXT; "fs:state:size:harmless" must have none.
+mutant_batch() {
+	mode=$1 kind=$2 text=$3; shift 3
+	: >/tmp/batch.sh
+	for s in "$@"; do
+		IFS=: read -r fs state size harmless <<EOF
+$s
+EOF
+		batch_add "mutant_${mode}_${fs}_${state}_${size}${harmless:+_$harmless}" \
+			"faultlat -f /mnt/$fs/b $(faultlat_args "$state" "$size" none)"
+	done
+	if ! insmod "$MUTANT" mode="$mode" 2>/tmp/ins.err; then
+		ktap_fail "mutant_${mode}_batch" "insmod mode=$mode: $(cat /tmp/ins.err) $(dmesg | grep mapsync_mutant | tail -n 2)"
+		for s in "$@"; do ktap_fail "mutant_${mode}_$(echo "$s" | tr : _)" "module not loaded"; done
+		return
+	fi
+	armed=$(cat /sys/module/mapsync_mutant/parameters/armed)
+	batch_run "/tmp/$mode.json" "$kind"
+	rmmod mapsync_mutant
+	errors=$(jqv "/tmp/$mode.json" .counts.checker_errors)
+	lost=$(jqv "/tmp/$mode.json" .counts.events_lost)
+	if [ $rc = 1 ] && [ "$errors" = 0 ] && [ "$lost" = 0 ]; then
+		ktap_diag "mutant $mode armed on: $armed"
+		ktap_pass "mutant_${mode}_batch"
+	else
+		ktap_fail "mutant_${mode}_batch" "syncorder exit $rc (want 1), $errors checker errors, $lost events lost: $(so_diag)"
+	fi
+	for s in "$@"; do
+		name=mutant_${mode}_$(echo "$s" | tr : _)
+		eval "$(scenario "$name")"
+		pid=$(awk -v n="$name" '$2 == n { print $1; exit }' /tmp/map)
+		diag=$(jq -r --argjson p "${pid:-0}" '.processes[] | select(.pid == $p) | .first_violation // ""' "/tmp/$mode.json")
+		case $s in
+		*:harmless)
+			if [ "$runs" = 1 ] && [ "$violations" = 0 ] && [ "$errors" = 0 ] && [ "$checked" -gt 0 ]; then
+				ktap_diag "$name: bug injected $injected times, $checked entries checked, 0 violations"
+				ktap_pass "$name"
+			else
+				ktap_fail "$name" "$runs runs, $violations violations, $errors errors, $checked checked: $diag"
+			fi
+			;;
+		*)
+			if [ "$runs" != 1 ] || [ "$caught" -lt 1 ]; then
+				ktap_fail "$name" "bug injected $injected times, $caught $kind reported ($runs runs, $violations violations)"
+			elif [ "$violations" != "$caught" ]; then
+				ktap_fail "$name" "$violations violations but $caught of kind $kind: $diag"
+			elif ! printf '%s' "$diag" | grep -q -- "$text"; then
+				ktap_fail "$name" "diagnosis '$diag' lacks '$text'"
+			else
+				ktap_diag "$name: bug injected $injected times, caught in $caught of $checked checked entries"
+				ktap_diag "  first: $diag"
+				ktap_pass "$name"
+			fi
+			;;
+		esac
+	done
+}
+
+mutant_batch clear_dirty direct_uncommitted "$A_TEXT" \
+	ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd \
+	xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd ext4:prealloc:pte:harmless
+mutant_batch skip_fsync sync_uncommitted "$B_TEXT" \
+	ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd \
+	xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd
+
+# The module is gone: clean again.
+: >/tmp/batch.sh
+batch_add clean_after_rmmod "faultlat -f /mnt/ext4/b $(faultlat_args empty pte none)"
+batch_add clean_after_rmmod "faultlat -f /mnt/xfs/b $(faultlat_args empty pte none)"
+batch_run /tmp/after.json
+if [ $rc = 0 ]; then
+	ktap_pass clean_after_rmmod
+else
+	ktap_fail clean_after_rmmod "syncorder exit $rc: $(so_diag)"
+fi
+
+# ext4 with fast_commit: durability comes from fast commits, which the check
+# does not model; it must say so and fail, not pass silently.
+umount /mnt/ext4
+if mkfs.ext4 -F -q -b 4096 -O fast_commit /dev/pmem0 && fs_mount ext4 /dev/pmem0 /mnt/ext4; then
+	: >/tmp/batch.sh
+	batch_add fast_commit "faultlat -f /mnt/ext4/b -s empty --sync -n 8"
+	batch_run /tmp/fc.json
+	unsup=$(jqv /tmp/fc.json .by_kind.error_unsupported)
+	if [ $rc = 1 ] && [ "$unsup" -ge 1 ] && grep -q fast_commit /tmp/so.tap; then
+		ktap_diag "$(grep -A1 '^# error 1:' /tmp/so.tap | tail -n 1 | sed 's/^# *//')"
+		ktap_pass ext4_fast_commit_refused
+	else
+		ktap_fail ext4_fast_commit_refused "exit $rc, error_unsupported $unsup: $(so_diag)"
+	fi
+else
+	ktap_fail ext4_fast_commit_refused "mkfs.ext4 -O fast_commit / mount failed"
+fi
+
+ktap_finish

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of syncorder's state machine (validate/syncorder_check.c):
+ * synthetic event sequences shaped like what the BPF side records on 6.1,
+ * for the clean paths, the two injected bugs, and the cases a naive
+ * per-inode check gets wrong.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ktap.h"
+#include "syncorder_check.h"
+
+#define DEV_EXT4	((259u << 20) | 0)
+#define DEV_XFS		((259u << 20) | 1)
+#define INO		12
+#define NONE		(~0ULL)
+
+/* ---- event builders ---------------------------------------------------------- */
+
+static struct so_event ev(__u8 type, __u32 tid, __u8 fs, __u64 pgoff)
+{
+	struct so_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = type;
+	e.pid = 1000 + tid % 100;	/* threads of one process share a pid */
+	e.tid = tid;
+	e.fs = fs;
+	e.dev = fs == SO_FS_XFS ? DEV_XFS : DEV_EXT4;
+	e.ino = INO;
+	e.pgoff = pgoff;
+	snprintf(e.comm, sizeof(e.comm), "t%u", tid);
+	return e;
+}
+
+static void feed(struct sc_checker *c, struct so_event e)
+{
+	sc_feed(c, &e);
+}
+
+static void fault_enter(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __u8 size, __u32 fs_flags)
+{
+	struct so_event e = ev(SO_EV_FAULT_ENTER, tid, fs, pgoff);
+
+	e.size = size;
+	e.fault.address = 0x7f0000000000ULL + pgoff * 4096;
+	e.fault.vm_flags = SO_VM_SYNC | SO_VM_SHARED;
+	e.fault.vmf_flags = SO_FAULT_FLAG_WRITE;
+	e.fault.fs_flags = fs_flags;
+	feed(c, e);
+}
+
+/* ext4_iomap_begin returned: i_datasync_tid at entry/exit, the fault's
+ * handle tid, j_commit_sequence. */
+static void ext4_iomap(struct sc_checker *c, __u32 tid, __u64 pgoff, __u16 flags,
+		       __u64 tid_entry, __u64 tid_exit, __u64 own, __u64 commit)
+{
+	struct so_event e = ev(SO_EV_IOMAP, tid, SO_FS_EXT4, pgoff);
+
+	e.iomap.offset = pgoff * 4096;
+	e.iomap.length = 4096;
+	e.iomap.flags_in = SO_IOMAP_WRITE | SO_IOMAP_FAULT | 0x100;
+	e.iomap.iomap_flags = flags;
+	e.iomap.iomap_type = 2;
+	e.iomap.seq_entry = tid_entry;
+	e.iomap.seq_exit = tid_exit;
+	e.iomap.own = own;
+	e.iomap.commit = commit;
+	feed(c, e);
+}
+
+/* xfs_direct_write_iomap_begin returned: ili_commit_seq, pin count and
+ * fsync fields at entry and exit. */
+static void xfs_iomap(struct sc_checker *c, __u32 tid, __u64 pgoff, __u16 flags,
+		      __u64 seq_entry, __u32 pin_entry, __u32 fields_entry,
+		      __u64 seq_exit, __u32 pin_exit)
+{
+	struct so_event e = ev(SO_EV_IOMAP, tid, SO_FS_XFS, pgoff);
+
+	e.iomap.offset = pgoff * 4096;
+	e.iomap.length = 4096;
+	e.iomap.flags_in = SO_IOMAP_WRITE | SO_IOMAP_FAULT | 0x100;
+	e.iomap.iomap_flags = flags;
+	e.iomap.iomap_type = 2;
+	e.iomap.seq_entry = seq_entry;
+	e.iomap.pin_entry = pin_entry;
+	e.iomap.fields_entry = fields_entry;
+	e.iomap.seq_exit = seq_exit;
+	e.iomap.pin_exit = pin_exit;
+	e.iomap.own = NONE;
+	feed(c, e);
+}
+
+static void iter(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __u16 flags)
+{
+	struct so_event e = ev(SO_EV_FAULT_ITER, tid, fs, pgoff);
+
+	e.iter.iter_flags = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
+	e.iter.iomap_flags = flags;
+	e.iter.iomap_type = 2;
+	feed(c, e);
+}
+
+static void insert_ext4(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 commit, __u64 datasync_tid)
+{
+	struct so_event e = ev(SO_EV_INSERT, tid, SO_FS_EXT4, pgoff);
+
+	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
+	e.insert.how = SO_INS_PTE;
+	e.insert.write = 1;
+	e.insert.commit = commit;
+	e.insert.running = commit + 1;
+	e.insert.seq = datasync_tid;
+	feed(c, e);
+}
+
+static void insert_xfs(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, __u64 seq)
+{
+	struct so_event e = ev(SO_EV_INSERT, tid, SO_FS_XFS, pgoff);
+
+	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
+	e.insert.how = SO_INS_PTE;
+	e.insert.write = 1;
+	e.insert.pin = pin;
+	e.insert.seq = seq;
+	feed(c, e);
+}
+
+static void ret_event(struct sc_checker *c, __u8 type, __u32 tid, __u8 fs, __u64 pgoff, __s64 ret)
+{
+	struct so_event e = ev(type, tid, fs, pgoff);
+
+	e.ret = ret;
+	feed(c, e);
+}
+
+static void fsync(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __s32 ret, __u64 commit)
+{
+	struct so_event e = ev(SO_EV_FSYNC_ENTER, tid, fs, pgoff);
+
+	e.fsync.start = pgoff * 4096;
+	e.fsync.end = pgoff * 4096 + 4095;
+	e.fsync.datasync = 1;
+	feed(c, e);
+	e.type = SO_EV_FSYNC_EXIT;
+	e.fsync.ret = ret;
+	e.fsync.commit = commit;
+	feed(c, e);
+}
+
+static void mkwrite(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, bool no_entry)
+{
+	struct so_event e = ev(SO_EV_MKWRITE, tid, fs, pgoff);
+
+	e.pad = no_entry;
+	e.ret = SO_VM_FAULT_NOPAGE;
+	feed(c, e);
+}
+
+static void global(struct sc_checker *c, __u8 type, __u8 fs, __u64 seq)
+{
+	struct so_event e = ev(type, 0, fs, 0);
+
+	e.log.seq = seq;
+	feed(c, e);
+}
+
+#define NEEDDSYNC	(SO_VM_FAULT_NEEDDSYNC | 0x4)
+#define NOPAGE		SO_VM_FAULT_NOPAGE
+#define NEW_DIRTY	(SO_IOMAP_F_NEW | SO_IOMAP_F_DIRTY)
+
+/* A complete, correct synchronous fault on ext4: allocation in transaction
+ * T, NEEDDSYNC, fsync commits T, then the writable entry. */
+static void ext4_sync_fault(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 t)
+{
+	fault_enter(c, tid, SO_FS_EXT4, pgoff, SO_SZ_PTE, 0);
+	ext4_iomap(c, tid, pgoff, NEW_DIRTY, t - 1, t, t, t - 1);
+	iter(c, tid, SO_FS_EXT4, pgoff, NEW_DIRTY);
+	ret_event(c, SO_EV_FAULT_EXIT, tid, SO_FS_EXT4, pgoff, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, tid, SO_FS_EXT4, pgoff, 0);
+	global(c, SO_EV_JBD2_COMMIT, SO_FS_EXT4, t);
+	fsync(c, tid, SO_FS_EXT4, pgoff, 0, t);
+	insert_ext4(c, tid, pgoff, t, t);
+	mkwrite(c, tid, SO_FS_EXT4, pgoff, false);
+	ret_event(c, SO_EV_SYNC_EXIT, tid, SO_FS_EXT4, pgoff, NOPAGE);
+	ret_event(c, SO_EV_HANDLER_EXIT, tid, SO_FS_EXT4, pgoff, NOPAGE);
+}
+
+static const struct sc_report *first_report(const struct sc_checker *c, enum sc_kind k)
+{
+	for (size_t i = 0; i < c->nreports; i++)
+		if (c->reports[i].kind == k)
+			return &c->reports[i];
+	return NULL;
+}
+
+static struct sc_checker *done(struct sc_checker *c)
+{
+	sc_finish(c);
+	return c;
+}
+
+/* ---- cases ------------------------------------------------------------------- */
+
+static void clean_sync_fault_ext4(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	for (__u32 p = 0; p < 8; p++)
+		ext4_sync_fault(c, 1, p, 10 + p);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
+	KTAP_EXPECT(t, c->st.checked == 8 && c->st.sync_inserts == 8 && c->st.needdsync == 8,
+		    "checked %llu, sync %llu, needdsync %llu", c->st.checked, c->st.sync_inserts,
+		    c->st.needdsync);
+	KTAP_EXPECT(t, c->n_violations == 0 && c->n_errors == 0, "%llu violations, %llu errors",
+		    c->n_violations, c->n_errors);
+	sc_free(c);
+}
+
+/* Written, synced file: no allocation, the inode's datasync tid long
+ * committed; the fault's own handle (transaction 8, still open) holds
+ * nothing of it, so it must not be required. */
+static void clean_direct_fault_ext4(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 3, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 3, 0, 7, 7, 8, 7);
+	iter(c, 1, SO_FS_EXT4, 3, 0);
+	insert_ext4(c, 1, 3, 7, 7);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 3, NOPAGE);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 3, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
+	KTAP_EXPECT(t, c->st.direct_inserts == 1 && c->st.checked == 1,
+		    "direct %llu checked %llu", c->st.direct_inserts, c->st.checked);
+	sc_free(c);
+}
+
+/* Bug (a): IOMAP_F_DIRTY cleared; dax installs the entry inside
+ * dax_iomap_fault while the fault's own transaction 5 is open. */
+static void mutant_a_clear_dirty(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	const struct sc_report *r;
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
+	iter(c, 1, SO_FS_EXT4, 0, SO_IOMAP_F_NEW);
+	insert_ext4(c, 1, 0, 4, 5);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NOPAGE | 0x4);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	done(c);
+	r = first_report(c, SC_V_DIRECT_UNCOMMITTED);
+	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, r != NULL, "no direct_uncommitted report");
+	KTAP_EXPECT(t, c->n_violations == 1, "%llu violations, want 1", c->n_violations);
+	if (r) {
+		KTAP_EXPECT(t, strstr(r->text, "uncommitted transaction 5") &&
+			    strstr(r->text, "no NEEDDSYNC returned"), "diagnosis: %s", r->text);
+		KTAP_EXPECT(t, r->has_required && r->required == 5, "required %llu",
+			    (unsigned long long)r->required);
+		KTAP_EXPECT(t, r->pid == 1001 && r->tid == 1 && r->pgoff == 0 &&
+			    r->dev == DEV_EXT4 && r->ino == INO && r->size == SO_SZ_PTE,
+			    "pid %u tid %u pgoff %llu dev %x", r->pid, r->tid,
+			    (unsigned long long)r->pgoff, r->dev);
+		KTAP_EXPECT(t, r->nseq == 4 && strstr(r->seq[0], "dax_iomap_fault(pgoff 0") &&
+			    strstr(r->seq[3], "writable PTE"), "sequence of %d events: %s ... %s",
+			    r->nseq, r->seq[0], r->nseq ? r->seq[r->nseq - 1] : "");
+	}
+	sc_free(c);
+}
+
+/* Bug (b): the fs fsync was skipped; vfs_fsync_range returned 0 but
+ * transaction 5 is still open when the entry goes in. */
+static void mutant_b_skip_fsync(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	const struct sc_report *r;
+
+	fault_enter(c, 1, SO_FS_EXT4, 2, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 2, NEW_DIRTY, 4, 5, 5, 4);
+	iter(c, 1, SO_FS_EXT4, 2, NEW_DIRTY);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 2, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 2, 0);
+	fsync(c, 1, SO_FS_EXT4, 2, 0, 4);
+	insert_ext4(c, 1, 2, 4, 5);
+	mkwrite(c, 1, SO_FS_EXT4, 2, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 2, NOPAGE);
+	done(c);
+	r = first_report(c, SC_V_SYNC_UNCOMMITTED);
+	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, r && strstr(r->text, "metadata sync returned 0 but transaction 5"),
+		    "diagnosis: %s", r ? r->text : "(none)");
+	KTAP_EXPECT(t, c->n_violations == 1 && c->n_errors == 0, "%llu violations %llu errors",
+		    c->n_violations, c->n_errors);
+	sc_free(c);
+}
+
+/* Task 1 syncs transaction 5; before its entry goes in, task 2 allocates
+ * in the same file in transaction 6 (i_datasync_tid becomes 6). Task 1's
+ * mapping is durable: not a violation, though a per-inode check at
+ * insertion time (i_datasync_tid 6 > j_commit_sequence 5) would say so. */
+static void concurrent_allocation_not_violation(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
+	global(c, SO_EV_JBD2_COMMIT, SO_FS_EXT4, 5);
+	fsync(c, 1, SO_FS_EXT4, 0, 0, 5);
+	/* task 2 allocates page 1 in transaction 6 */
+	fault_enter(c, 2, SO_FS_EXT4, 1, SO_SZ_PTE, 0);
+	ext4_iomap(c, 2, 1, NEW_DIRTY, 5, 6, 6, 5);
+	ret_event(c, SO_EV_FAULT_EXIT, 2, SO_FS_EXT4, 1, NEEDDSYNC);
+	/* task 1's entry: the inode's datasync tid is 6 now */
+	insert_ext4(c, 1, 0, 5, 6);
+	mkwrite(c, 1, SO_FS_EXT4, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	/* task 2 completes correctly */
+	ret_event(c, SO_EV_SYNC_ENTER, 2, SO_FS_EXT4, 1, 0);
+	global(c, SO_EV_JBD2_COMMIT, SO_FS_EXT4, 6);
+	fsync(c, 2, SO_FS_EXT4, 1, 0, 6);
+	insert_ext4(c, 2, 1, 6, 6);
+	mkwrite(c, 2, SO_FS_EXT4, 1, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 2, SO_FS_EXT4, 1, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0 (%llu violations: %s)", sc_result(c),
+		    c->n_violations, c->nreports ? c->reports[0].text : "");
+	KTAP_EXPECT(t, c->st.checked == 2, "checked %llu", c->st.checked);
+	KTAP_EXPECT(t, c->st.naive_flagged == 1, "a per-inode check flags %llu, want 1",
+		    c->st.naive_flagged);
+	sc_free(c);
+}
+
+/* offset + length > i_size sets IOMAP_F_DIRTY with nothing to commit: the
+ * datasync tid at iomap_begin (9) is committed, the fsync commits nothing. */
+static void past_eof_dirty_nothing_to_commit(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 40, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 40, SO_IOMAP_F_DIRTY, 9, 9, 10, 9);
+	iter(c, 1, SO_FS_EXT4, 40, SO_IOMAP_F_DIRTY);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 40, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 40, 0);
+	fsync(c, 1, SO_FS_EXT4, 40, 0, 9);
+	insert_ext4(c, 1, 40, 9, 9);
+	mkwrite(c, 1, SO_FS_EXT4, 40, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 40, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d, checked %llu: %s",
+		    sc_result(c), c->st.checked, c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+static void dropped_events_fail(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	ext4_sync_fault(c, 1, 0, 10);
+	sc_set_drops(c, 3);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, c->by_kind[SC_E_DROPS] == 1 && c->n_violations == 0,
+		    "drops reported %llu, violations %llu", c->by_kind[SC_E_DROPS], c->n_violations);
+	KTAP_EXPECT(t, first_report(c, SC_E_DROPS) &&
+		    strstr(first_report(c, SC_E_DROPS)->text, "3 event records were lost"),
+		    "drop report text");
+	sc_free(c);
+}
+
+/* xfs, 6.1 semantics: allocation commits CIL sequence 6 and pins the inode;
+ * the sync's log force puts checkpoint 6 on the log. */
+static void clean_sync_fault_xfs(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
+	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 6);
+	fsync(c, 1, SO_FS_XFS, 0, 0, 0);
+	/* re-pinned by another transaction after the checkpoint: still fine */
+	insert_xfs(c, 1, 0, 1, 7);
+	mkwrite(c, 1, SO_FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d checked %llu: %s",
+		    sc_result(c), c->st.checked, c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+static void mutant_b_xfs(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	const struct sc_report *r;
+
+	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 4);	/* ignored: device not seen yet */
+	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 5);
+	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
+	fsync(c, 1, SO_FS_XFS, 0, 0, 1);
+	insert_xfs(c, 1, 0, 1, 6);
+	mkwrite(c, 1, SO_FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	done(c);
+	r = first_report(c, SC_V_SYNC_UNCOMMITTED);
+	KTAP_EXPECT(t, r && strstr(r->text, "log sequence 6 is not committed") &&
+		    strstr(r->text, "last checkpoint on the log 5"), "diagnosis: %s",
+		    r ? r->text : "(none)");
+	sc_free(c);
+}
+
+/* xfs: the fault's own transaction went into CIL sequence 6; another task
+ * committed sequence 7 on the inode before iomap_begin returned. Checkpoint
+ * 6 on the log is enough for this fault. */
+static void xfs_own_sequence_not_later_ones(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	e = ev(SO_EV_IOMAP, 1, SO_FS_XFS, 0);
+	e.iomap.flags_in = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
+	e.iomap.iomap_flags = NEW_DIRTY;
+	e.iomap.seq_entry = 5;
+	e.iomap.seq_exit = 7;
+	e.iomap.pin_exit = 2;
+	e.iomap.own = 6;
+	feed(c, e);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
+	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 6);
+	fsync(c, 1, SO_FS_XFS, 0, 0, 1);
+	insert_xfs(c, 1, 0, 1, 7);
+	mkwrite(c, 1, SO_FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
+		    c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+/* xfs: pinned with timestamps only (file_update_time) is clean, as the
+ * kernel sees it: the direct insertion needs nothing. */
+static void xfs_timestamp_pin_is_clean(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	xfs_iomap(c, 1, 0, 0, 9, 1, SO_XFS_ILOG_TIMESTAMP, 9, 1);
+	insert_xfs(c, 1, 0, 1, 9);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
+		    c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+/* No checkpoint event seen (hook absent, or before the device was known):
+ * an unpinned inode at insertion still proves every logged change durable. */
+static void xfs_unpinned_inode_is_durable(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
+	fsync(c, 1, SO_FS_XFS, 0, 0, 0);
+	insert_xfs(c, 1, 0, 0, 6);
+	mkwrite(c, 1, SO_FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
+		    c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+static void insert_during_needdsync_fault(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, SO_IOMAP_F_DIRTY, 3, 3, 4, 3);
+	insert_ext4(c, 1, 0, 3, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_IN_NEEDDSYNC] == 1, "insert_in_needdsync %llu",
+		    c->by_kind[SC_V_INSERT_IN_NEEDDSYNC]);
+	sc_free(c);
+}
+
+static void needdsync_not_synced(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_V_NO_SYNC] == 1 && sc_result(c) == 1,
+		    "needdsync_not_synced %llu", c->by_kind[SC_V_NO_SYNC]);
+	sc_free(c);
+}
+
+static void insert_before_fsync(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
+	insert_ext4(c, 1, 0, 3, 4);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_BEFORE_FSYNC] == 1, "insert_before_fsync %llu",
+		    c->by_kind[SC_V_INSERT_BEFORE_FSYNC]);
+	sc_free(c);
+}
+
+static void failed_fsync_then_insert(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
+	fsync(c, 1, SO_FS_EXT4, 0, -5, 3);
+	insert_ext4(c, 1, 0, 3, 4);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_BEFORE_FSYNC] == 1 &&
+		    first_report(c, SC_V_INSERT_BEFORE_FSYNC) &&
+		    strstr(first_report(c, SC_V_INSERT_BEFORE_FSYNC)->text, "failed (-5)"),
+		    "insert after failed sync not reported");
+	sc_free(c);
+}
+
+static void fast_commit_unsupported(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	for (int i = 0; i < 3; i++) {
+		fault_enter(c, 1, SO_FS_EXT4, (__u64)i, SO_SZ_PTE, SO_FSF_EXT4_FAST_COMMIT);
+		ext4_iomap(c, 1, (__u64)i, SO_IOMAP_F_NEW, 3, 3, 3, 3);
+		insert_ext4(c, 1, (__u64)i, 3, 3);
+		ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, (__u64)i, NOPAGE);
+	}
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 1 && c->by_kind[SC_E_UNSUPPORTED] == 1 &&
+		    c->st.unsupported == 3 && c->n_violations == 0,
+		    "result %d, unsupported reports %llu, faults %llu", sc_result(c),
+		    c->by_kind[SC_E_UNSUPPORTED], c->st.unsupported);
+	KTAP_EXPECT(t, first_report(c, SC_E_UNSUPPORTED) &&
+		    strstr(first_report(c, SC_E_UNSUPPORTED)->text, "fast_commit"), "text");
+	sc_free(c);
+}
+
+static void insert_outside_fault(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	insert_ext4(c, 7, 5, 3, 3);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_OUTSIDE] == 1, "insert_outside %llu",
+		    c->by_kind[SC_V_INSERT_OUTSIDE]);
+	sc_free(c);
+}
+
+static void no_iomap_record_is_error(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	insert_ext4(c, 1, 0, 3, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_E_NO_IOMAP] == 1 && sc_result(c) == 1 && c->n_violations == 0,
+		    "no_iomap %llu", c->by_kind[SC_E_NO_IOMAP]);
+	sc_free(c);
+}
+
+static void mkwrite_without_insert_is_error(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
+	fsync(c, 1, SO_FS_EXT4, 0, 0, 4);
+	mkwrite(c, 1, SO_FS_EXT4, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, c->by_kind[SC_E_SEQUENCE] >= 1 && sc_result(c) == 1,
+		    "sequence errors %llu", c->by_kind[SC_E_SEQUENCE]);
+	sc_free(c);
+}
+
+/* The _no_entry race: nothing inserted, nothing to check, not an error. */
+static void mkwrite_no_entry_race(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
+	fsync(c, 1, SO_FS_EXT4, 0, 0, 4);
+	mkwrite(c, 1, SO_FS_EXT4, 0, true);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	ext4_sync_fault(c, 1, 0, 5);	/* the retried fault */
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.no_entry == 1 && c->st.checked == 1,
+		    "result %d no_entry %llu checked %llu: %s", sc_result(c), c->st.no_entry,
+		    c->st.checked, c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+/* Two hooks seeing one insertion (a helper calling another) count once. */
+static void double_hook_counts_once(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, 0, 3, 3, 4, 3);
+	insert_ext4(c, 1, 0, 3, 3);
+	insert_ext4(c, 1, 0, 3, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, c->st.direct_inserts == 1 && sc_result(c) == 0, "direct %llu",
+		    c->st.direct_inserts);
+	sc_free(c);
+}
+
+static void nothing_checked_is_skip(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 4, "result %d, want 4", sc_result(c));
+	sc_free(c);
+}
+
+static void tid_wraparound(struct ktap_case_ctx *t)
+{
+	KTAP_EXPECT(t, sc_tid_geq(2, 0xfffffffeu), "2 is after 0xfffffffe");
+	KTAP_EXPECT(t, !sc_tid_geq(0xfffffffeu, 2), "0xfffffffe is before 2");
+	KTAP_EXPECT(t, sc_tid_geq(7, 7) && !sc_tid_geq(6, 7), "equal / before");
+}
+
+/* Violations are attributed to the process that faulted. */
+static void per_process_figures(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	ext4_sync_fault(c, 1, 0, 10);
+	fault_enter(c, 2, SO_FS_EXT4, 1, SO_SZ_PTE, 0);
+	ext4_iomap(c, 2, 1, NEW_DIRTY, 10, 11, 11, 10);
+	insert_ext4(c, 2, 1, 10, 11);
+	ret_event(c, SO_EV_FAULT_EXIT, 2, SO_FS_EXT4, 1, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, c->nprocs == 2, "%zu processes", c->nprocs);
+	for (size_t i = 0; i < c->nprocs; i++) {
+		const struct sc_proc *p = &c->procs[i];
+
+		if (p->pid == 1001)
+			KTAP_EXPECT(t, p->checked == 1 && p->violations == 0, "pid 1001: %llu/%llu",
+				    p->checked, p->violations);
+		else
+			KTAP_EXPECT(t, p->pid == 1002 && p->violations == 1 &&
+				    p->by_kind[SC_V_DIRECT_UNCOMMITTED] == 1 &&
+				    strstr(p->first, "no NEEDDSYNC"), "pid %u: %llu violations, first '%s'",
+				    p->pid, p->violations, p->first);
+	}
+	sc_free(c);
+}
+
+static void event_formatting(struct ktap_case_ctx *t)
+{
+	struct so_event e = ev(SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0);
+	char buf[SC_SEQ_LEN];
+
+	e.ret = NEEDDSYNC;
+	sc_format_event(&e, buf, sizeof(buf));
+	KTAP_EXPECT_TEXT(t, buf, "dax_iomap_fault returned MAJOR|NEEDDSYNC");
+	e.type = SO_EV_JBD2_COMMIT;
+	e.log.seq = 42;
+	sc_format_event(&e, buf, sizeof(buf));
+	KTAP_EXPECT_TEXT(t, buf, "jbd2 commit of transaction 42 done (259:0)");
+}
+
+static const struct ktap_case cases[] = {
+	KTAP_CASE(clean_sync_fault_ext4),
+	KTAP_CASE(clean_direct_fault_ext4),
+	KTAP_CASE(mutant_a_clear_dirty),
+	KTAP_CASE(mutant_b_skip_fsync),
+	KTAP_CASE(concurrent_allocation_not_violation),
+	KTAP_CASE(past_eof_dirty_nothing_to_commit),
+	KTAP_CASE(dropped_events_fail),
+	KTAP_CASE(clean_sync_fault_xfs),
+	KTAP_CASE(mutant_b_xfs),
+	KTAP_CASE(xfs_own_sequence_not_later_ones),
+	KTAP_CASE(xfs_timestamp_pin_is_clean),
+	KTAP_CASE(xfs_unpinned_inode_is_durable),
+	KTAP_CASE(insert_during_needdsync_fault),
+	KTAP_CASE(needdsync_not_synced),
+	KTAP_CASE(insert_before_fsync),
+	KTAP_CASE(failed_fsync_then_insert),
+	KTAP_CASE(fast_commit_unsupported),
+	KTAP_CASE(insert_outside_fault),
+	KTAP_CASE(no_iomap_record_is_error),
+	KTAP_CASE(mkwrite_without_insert_is_error),
+	KTAP_CASE(mkwrite_no_entry_race),
+	KTAP_CASE(double_hook_counts_once),
+	KTAP_CASE(nothing_checked_is_skip),
+	KTAP_CASE(tid_wraparound),
+	KTAP_CASE(per_process_figures),
+	KTAP_CASE(event_formatting),
+};
+
+int main(void)
+{
+	return ktap_run(cases, KTAP_COUNT(cases));
+}

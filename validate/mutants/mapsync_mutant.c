@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mapsync_mutant: inject MAP_SYNC ordering bugs into a running kernel, so
+ * that syncorder can be shown to catch them. Test use only: with this
+ * module loaded, MAP_SYNC no longer guarantees anything.
+ *
+ *   insmod mapsync_mutant.ko mode=clear_dirty [fs=ext4|xfs|all]
+ *   insmod mapsync_mutant.ko mode=skip_fsync  [fs=ext4|xfs|all]
+ *   cat /sys/module/mapsync_mutant/parameters/hits   # bugs injected so far
+ *   cat /sys/module/mapsync_mutant/parameters/armed  # functions hooked
+ *
+ * clear_dirty (bug a): the filesystem "believes" the block-mapping metadata
+ *   is already committed. A kretprobe on ext4_iomap_begin /
+ *   xfs_direct_write_iomap_begin clears IOMAP_F_DIRTY from the iomap of
+ *   every successful DAX write fault (IOMAP_WRITE|IOMAP_FAULT), so
+ *   dax_iomap_fault never returns VM_FAULT_NEEDDSYNC and installs a writable
+ *   entry over a transaction that is still open.
+ *
+ * skip_fsync (bug b): the metadata sync of a synchronous fault is faked.
+ *   A kretprobe pair marks the tasks inside dax_finish_sync_fault; a kprobe
+ *   on the filesystem's fsync (ext4_sync_file / xfs_file_fsync) returns 0
+ *   without running it when the task is marked. vfs_fsync_range still
+ *   returns 0, and dax_insert_pfn_mkwrite installs the writable entry with
+ *   the transaction uncommitted. The fsync is skipped one level below
+ *   vfs_fsync_range, so the checker's own vfs_fsync_range hooks see exactly
+ *   what the kernel returns.
+ *
+ * x86-64 only (argument registers, the return stub).
+ */
+#include <linux/atomic.h>
+#include <linux/iomap.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <asm/linkage.h>
+
+#ifndef CONFIG_X86_64
+#error "mapsync_mutant reads x86-64 argument registers"
+#endif
+
+static char *mode = "";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "clear_dirty (bug a) or skip_fsync (bug b)");
+
+static char *fs = "all";
+module_param(fs, charp, 0444);
+MODULE_PARM_DESC(fs, "ext4, xfs or all (xfs functions only when xfs is loaded)");
+
+static atomic_long_t hits = ATOMIC_LONG_INIT(0);
+
+static int hits_get(char *buf, const struct kernel_param *kp)
+{
+	return sprintf(buf, "%ld\n", atomic_long_read(&hits));
+}
+
+static const struct kernel_param_ops hits_ops = { .get = hits_get };
+module_param_cb(hits, &hits_ops, NULL, 0444);
+MODULE_PARM_DESC(hits, "how many times the bug was injected");
+
+static char armed[256];
+module_param_string(armed, armed, sizeof(armed), 0444);
+MODULE_PARM_DESC(armed, "the functions hooked");
+
+/* Returns 0 to the caller of the function it replaces. Reached by the
+ * kprobe's "ret" to regs->ip, never called. */
+asmlinkage void mapsync_mutant_ret0(void);
+asm(".text\n"
+    ".type mapsync_mutant_ret0, @function\n"
+    "mapsync_mutant_ret0:\n"
+    ASM_ENDBR
+    "xorl %eax, %eax\n\t"
+    ASM_RET
+    ".size mapsync_mutant_ret0, .-mapsync_mutant_ret0\n");
+
+/* ---- bug a: clear IOMAP_F_DIRTY ------------------------------------------- */
+
+static int iomap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	/* (inode, offset, length, flags, iomap, srcmap): rdi rsi rdx rcx r8 r9 */
+	unsigned int flags = regs->cx;
+
+	if ((flags & (IOMAP_WRITE | IOMAP_FAULT)) != (IOMAP_WRITE | IOMAP_FAULT))
+		return 1;	/* not a DAX write fault: do not hook the return */
+	*(struct iomap **)ri->data = (struct iomap *)regs->r8;
+	return 0;
+}
+
+static int iomap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct iomap *iomap = *(struct iomap **)ri->data;
+
+	if (regs_return_value(regs) == 0 && (iomap->flags & IOMAP_F_DIRTY)) {
+		iomap->flags &= ~IOMAP_F_DIRTY;
+		atomic_long_inc(&hits);
+	}
+	return 0;
+}
+
+static struct kretprobe ext4_iomap_krp = {
+	.kp.symbol_name = "ext4_iomap_begin",
+	.entry_handler = iomap_entry,
+	.handler = iomap_ret,
+	.data_size = sizeof(struct iomap *),
+	.maxactive = 64,
+};
+
+static struct kretprobe xfs_iomap_krp = {
+	.kp.symbol_name = "xfs_direct_write_iomap_begin",
+	.entry_handler = iomap_entry,
+	.handler = iomap_ret,
+	.data_size = sizeof(struct iomap *),
+	.maxactive = 64,
+};
+
+/* ---- bug b: skip the fs fsync inside dax_finish_sync_fault --------------- */
+
+#define NSLOTS 64
+static struct task_struct *in_sync[NSLOTS];
+
+static int sync_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	for (int i = 0; i < NSLOTS; i++) {
+		if (!cmpxchg(&in_sync[i], NULL, current)) {
+			*(int *)ri->data = i;
+			return 0;
+		}
+	}
+	return 1;	/* too many at once: leave this one alone */
+}
+
+static int sync_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	WRITE_ONCE(in_sync[*(int *)ri->data], NULL);
+	return 0;
+}
+
+static struct kretprobe sync_krp = {
+	.kp.symbol_name = "dax_finish_sync_fault",
+	.entry_handler = sync_entry,
+	.handler = sync_ret,
+	.data_size = sizeof(int),
+	.maxactive = NSLOTS,
+};
+
+static bool task_in_sync(void)
+{
+	for (int i = 0; i < NSLOTS; i++)
+		if (READ_ONCE(in_sync[i]) == current)
+			return true;
+	return false;
+}
+
+static int fsync_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (!task_in_sync())
+		return 0;
+	/* Return 0 to vfs_fsync_range without running the fsync: the
+	 * ftrace-based kprobe resumes at regs->ip, the stub returns. */
+	regs->ip = (unsigned long)mapsync_mutant_ret0;
+	atomic_long_inc(&hits);
+	return 1;
+}
+
+/* A post handler makes the kprobe's ftrace ops IPMODIFY, which is what a
+ * handler that moves regs->ip must declare. It never runs when the pre
+ * handler returns 1. */
+static void fsync_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+}
+
+static struct kprobe ext4_fsync_kp = {
+	.symbol_name = "ext4_sync_file",
+	.pre_handler = fsync_pre,
+	.post_handler = fsync_post,
+};
+
+static struct kprobe xfs_fsync_kp = {
+	.symbol_name = "xfs_file_fsync",
+	.pre_handler = fsync_pre,
+	.post_handler = fsync_post,
+};
+
+/* ---- registration ---------------------------------------------------------- */
+
+static struct kretprobe *krps[4];
+static struct kprobe *kps[4];
+static int nkrps, nkps;
+
+static void note(const char *what)
+{
+	size_t len = strlen(armed);
+
+	snprintf(armed + len, sizeof(armed) - len, "%s%s", len ? " " : "", what);
+}
+
+/* required: the fs was asked for by name, so failing to hook it fails. */
+static int add_krp(struct kretprobe *krp, bool required)
+{
+	int err = register_kretprobe(krp);
+
+	if (err) {
+		pr_info("mapsync_mutant: cannot hook %s: %d%s\n", krp->kp.symbol_name, err,
+			required ? "" : " (skipped)");
+		return required ? err : 0;
+	}
+	krps[nkrps++] = krp;
+	note(krp->kp.symbol_name);
+	return 0;
+}
+
+static int add_kp(struct kprobe *kp, bool required)
+{
+	int err = register_kprobe(kp);
+
+	if (err) {
+		pr_info("mapsync_mutant: cannot hook %s: %d%s\n", kp->symbol_name, err,
+			required ? "" : " (skipped)");
+		return required ? err : 0;
+	}
+	kps[nkps++] = kp;
+	note(kp->symbol_name);
+	return 0;
+}
+
+static void remove_all(void)
+{
+	while (nkps)
+		unregister_kprobe(kps[--nkps]);
+	while (nkrps)
+		unregister_kretprobe(krps[--nkrps]);
+}
+
+static int __init mutant_init(void)
+{
+	bool want_ext4 = !strcmp(fs, "ext4") || !strcmp(fs, "all");
+	bool want_xfs = !strcmp(fs, "xfs") || !strcmp(fs, "all");
+	bool all = !strcmp(fs, "all");
+	int err = 0;
+
+	if (!want_ext4 && !want_xfs) {
+		pr_err("mapsync_mutant: fs=%s: want ext4, xfs or all\n", fs);
+		return -EINVAL;
+	}
+	if (!strcmp(mode, "clear_dirty") || !strcmp(mode, "a")) {
+		if (want_ext4)
+			err = add_krp(&ext4_iomap_krp, !all);
+		if (!err && want_xfs)
+			err = add_krp(&xfs_iomap_krp, !all);
+	} else if (!strcmp(mode, "skip_fsync") || !strcmp(mode, "b")) {
+		err = add_krp(&sync_krp, true);
+		if (!err && want_ext4)
+			err = add_kp(&ext4_fsync_kp, !all);
+		if (!err && want_xfs)
+			err = add_kp(&xfs_fsync_kp, !all);
+	} else {
+		pr_err("mapsync_mutant: mode=%s: want clear_dirty or skip_fsync\n", mode);
+		return -EINVAL;
+	}
+	/* At least one filesystem function, besides the sync marker. */
+	if (!err && (mode[0] == 'c' || mode[0] == 'a' ? nkrps : nkps) == 0) {
+		pr_err("mapsync_mutant: nothing to hook for fs=%s\n", fs);
+		err = -ENOENT;
+	}
+	if (err) {
+		remove_all();
+		return err;
+	}
+	pr_warn("mapsync_mutant: MAP_SYNC ordering bug '%s' armed on %s: test use only\n",
+		mode, armed);
+	return 0;
+}
+
+static void __exit mutant_exit(void)
+{
+	remove_all();
+	pr_info("mapsync_mutant: disarmed after %ld hits\n", atomic_long_read(&hits));
+}
+
+module_init(mutant_init);
+module_exit(mutant_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Inject MAP_SYNC ordering bugs (test use only)");

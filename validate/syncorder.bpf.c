@@ -1,0 +1,1172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syncorder: record, for every write fault on a MAP_SYNC (VM_SYNC) mapping of
+ * an ext4 or xfs DAX file, the events that decide whether a writable page
+ * table entry can reach a block whose mapping metadata is not yet durable.
+ * The kernel state that the decision needs (jbd2 commit sequence, the
+ * inode's datasync tid, the xfs inode's pin count and CIL sequence) is read
+ * here, at the instant it matters; user space (syncorder_check.c) runs the
+ * state machine over the stream.
+ *
+ * Every function hook comes as fentry/fexit and as kprobe/kretprobe; user
+ * space picks per hook at run time. Exit handlers only take the return
+ * value: what they need from the call's arguments was saved at entry in the
+ * task's state, so both flavours share the code.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "syncorder.h"
+
+#define MAX_TASKS	16384
+#define S_IFMT		00170000
+#define S_IFREG		0100000
+
+/* xfs is a module: its types are not in vmlinux.h. Local flavours (the
+ * ___so suffix) are matched by CO-RE against the xfs module's BTF. */
+struct xfs_inode___so;
+
+struct xfs_log_item___so {
+	__u64 li_lsn;
+} __attribute__((preserve_access_index));
+
+struct xfs_inode_log_item___so {
+	struct xfs_log_item___so ili_item;
+	struct xfs_inode___so *ili_inode;
+	unsigned int ili_fsync_fields;	/* <= 6.12 */
+	__u64 ili_commit_seq;
+	__u64 ili_datasync_seq;		/* 6.18 */
+} __attribute__((preserve_access_index));
+
+struct xfs_inode___so {
+	struct xfs_inode_log_item___so *i_itemp;
+	atomic_t i_pincount;
+	struct inode i_vnode;
+} __attribute__((preserve_access_index));
+
+struct xfs_mount___so {
+	struct super_block *m_super;
+} __attribute__((preserve_access_index));
+
+struct xlog___so {
+	struct xfs_mount___so *l_mp;
+	long l_opstate;
+} __attribute__((preserve_access_index));
+
+struct xfs_cil___so {
+	struct xlog___so *xc_log;
+} __attribute__((preserve_access_index));
+
+struct xfs_cil_ctx___so {
+	struct xfs_cil___so *cil;
+	__u64 sequence;
+} __attribute__((preserve_access_index));
+
+#define XLOG_IO_ERROR	2	/* fs/xfs/xfs_log_priv.h: l_opstate bit */
+#define EXT4_MOUNT2_JOURNAL_FAST_COMMIT 0x10
+
+/* Set by user space before load. */
+const volatile bool filter_tgid = false;
+const volatile bool follow_forks = false;
+const volatile bool size_is_order = false;	/* dax_iomap_fault 2nd arg */
+const volatile __u32 pmd_order = 9;
+const volatile bool have_xfs = false;		/* xfs BTF present at load */
+
+__u64 counters[SO_C_NR];
+
+/* Per task: where it is in the fault path, and what an exit handler
+ * needs from the entry. */
+struct task_state {
+	__u8 in_fault;		/* inside a traced dax_iomap_fault */
+	__u8 in_sync;		/* inside dax_finish_sync_fault */
+	__u8 in_iomap;
+	__u8 in_fsync;
+	__u8 in_force;
+	__u8 handler_pending;	/* a traced fault ran since the handler's entry */
+	__u8 fs;
+	__u8 size;
+	__u32 dev;
+	__u64 ino;
+	__u64 pgoff;
+	/* iomap_begin entry */
+	struct inode *iomap_inode;
+	struct iomap *iomap;
+	__u64 offset, length;
+	__u32 flags_in;
+	__u32 pin_entry, fields_entry;
+	__u64 seq_entry, dsync_entry;
+	/* vfs_fsync_range entry */
+	struct inode *fsync_inode;
+	__u64 fsync_start, fsync_end;
+	__u32 fsync_datasync;
+	/* xfs: CIL sequence of the transaction this task committed on the
+	 * faulting inode inside iomap_begin (xfs_inode_item_committing) */
+	__u64 own_seq;
+	__u8 has_own_seq;
+	/* xfs_log_force_seq entry */
+	__u64 force_seq;
+	__u32 force_flags;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct task_state);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_TASKS);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+/* Filesystems the traced faults touched: commit and checkpoint events are
+ * emitted only for them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u8);
+} devs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+static const struct task_state zero_state;
+static const __u8 one = 1;
+
+static __always_inline void count(enum so_counter c)
+{
+	__sync_fetch_and_add(&counters[c], 1);
+}
+
+static __always_inline bool traced(void)
+{
+	__u32 tgid;
+
+	if (!filter_tgid)
+		return true;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+}
+
+static __always_inline __u32 cur_tid(void)
+{
+	return (__u32)bpf_get_current_pid_tgid();
+}
+
+static __always_inline struct task_state *task_get(void)
+{
+	__u32 tid = cur_tid();
+
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
+static __always_inline struct task_state *task_get_or_create(void)
+{
+	__u32 tid = cur_tid();
+	struct task_state *st = bpf_map_lookup_elem(&tasks, &tid);
+
+	if (st)
+		return st;
+	if (bpf_map_update_elem(&tasks, &tid, &zero_state, BPF_NOEXIST) &&
+	    !bpf_map_lookup_elem(&tasks, &tid)) {
+		count(SO_C_STATE_FULL);
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
+static __always_inline struct so_event *ev_reserve(__u8 type)
+{
+	struct so_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	__u64 id;
+
+	if (!e) {
+		count(SO_C_DROPS);
+		return NULL;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	id = bpf_get_current_pid_tgid();
+	e->ts = bpf_ktime_get_ns();
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	e->type = type;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	return e;
+}
+
+static __always_inline void ev_submit(struct so_event *e)
+{
+	bpf_ringbuf_submit(e, 0);
+	count(SO_C_EVENTS);
+}
+
+static __always_inline void ev_from_task(struct so_event *e,
+					 const struct task_state *st)
+{
+	e->fs = st->fs;
+	e->size = st->size;
+	e->dev = st->dev;
+	e->ino = st->ino;
+	e->pgoff = st->pgoff;
+}
+
+static __always_inline __u8 fs_of(struct inode *inode)
+{
+	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
+
+	return magic == SO_EXT4_MAGIC ? SO_FS_EXT4 :
+	       magic == SO_XFS_MAGIC ? SO_FS_XFS : SO_FS_OTHER;
+}
+
+static __always_inline __u8 size_class(__u64 arg)
+{
+	if (size_is_order)
+		return arg == 0 ? SO_SZ_PTE : arg == pmd_order ? SO_SZ_PMD : SO_SZ_OTHER;
+	/* enum page_entry_size: PE_SIZE_PTE, PE_SIZE_PMD, PE_SIZE_PUD */
+	return arg == 0 ? SO_SZ_PTE : arg == 1 ? SO_SZ_PMD : SO_SZ_OTHER;
+}
+
+/* A VM_SYNC shared mapping of a regular file: the only place MAP_SYNC
+ * semantics apply (device-dax and private mappings are filtered out). */
+static __always_inline bool sync_vma(struct vm_area_struct *vma,
+				     struct inode **inodep)
+{
+	__u64 vm_flags = BPF_CORE_READ(vma, vm_flags);
+	struct inode *inode;
+	umode_t mode;
+
+	if (!(vm_flags & SO_VM_SYNC) || !(vm_flags & SO_VM_SHARED))
+		return false;
+	inode = BPF_CORE_READ(vma, vm_file, f_inode);
+	if (!inode)
+		return false;
+	mode = BPF_CORE_READ(inode, i_mode);
+	if ((mode & S_IFMT) != S_IFREG)
+		return false;
+	*inodep = inode;
+	return true;
+}
+
+/* ---- ext4 and jbd2 state ------------------------------------------------ */
+
+static __always_inline struct ext4_inode_info *EXT4_I(struct inode *inode)
+{
+	return (void *)inode - bpf_core_field_offset(struct ext4_inode_info, vfs_inode);
+}
+
+static __always_inline journal_t *ext4_journal(struct inode *inode)
+{
+	struct ext4_sb_info *sbi = BPF_CORE_READ(inode, i_sb, s_fs_info);
+
+	return BPF_CORE_READ(sbi, s_journal);
+}
+
+static __always_inline __u32 ext4_fs_flags(struct inode *inode)
+{
+	struct ext4_sb_info *sbi = BPF_CORE_READ(inode, i_sb, s_fs_info);
+	__u32 f = 0;
+
+	if (!BPF_CORE_READ(sbi, s_journal))
+		f |= SO_FSF_EXT4_NO_JOURNAL;
+	if (BPF_CORE_READ(sbi, s_mount_opt2) & EXT4_MOUNT2_JOURNAL_FAST_COMMIT)
+		f |= SO_FSF_EXT4_FAST_COMMIT;
+	return f;
+}
+
+static __always_inline __u64 ext4_datasync_tid(struct inode *inode)
+{
+	return BPF_CORE_READ(EXT4_I(inode), i_datasync_tid);
+}
+
+static __always_inline __u64 jbd2_commit_seq(journal_t *j)
+{
+	return j ? BPF_CORE_READ(j, j_commit_sequence) : 0;
+}
+
+static __always_inline __u64 jbd2_running_tid(journal_t *j)
+{
+	transaction_t *t = j ? BPF_CORE_READ(j, j_running_transaction) : NULL;
+
+	return t ? BPF_CORE_READ(t, t_tid) : ~0ULL;
+}
+
+/* The transaction of the jbd2 handle this task holds, if it belongs to
+ * journal @j: ext4_dax_huge_fault keeps one open across dax_iomap_fault,
+ * and every block-mapping change the fault makes goes into it. */
+static __always_inline __u64 own_handle_tid(journal_t *j)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	handle_t *h = BPF_CORE_READ(task, journal_info);
+	transaction_t *t;
+
+	if (!h || !j)
+		return ~0ULL;
+	t = BPF_CORE_READ(h, h_transaction);
+	if (!t || BPF_CORE_READ(t, t_journal) != j) {
+		count(SO_C_JOURNAL_HANDLE_MISMATCH);
+		return ~0ULL;
+	}
+	return BPF_CORE_READ(t, t_tid);
+}
+
+/* ---- xfs state ------------------------------------------------------------ */
+
+static __always_inline struct xfs_inode___so *XFS_I(struct inode *inode)
+{
+	return (void *)inode - bpf_core_field_offset(struct xfs_inode___so, i_vnode);
+}
+
+struct xfs_snap {
+	__u64 seq;
+	__u64 dsync;
+	__u32 pin;
+	__u32 fields;
+};
+
+static __always_inline void xfs_snapshot(struct inode *inode, struct xfs_snap *s)
+{
+	struct xfs_inode___so *ip;
+	struct xfs_inode_log_item___so *iip;
+
+	if (!have_xfs)
+		return;
+	ip = XFS_I(inode);
+	s->pin = BPF_CORE_READ(ip, i_pincount.counter);
+	iip = BPF_CORE_READ(ip, i_itemp);
+	if (!iip)
+		return;
+	s->seq = BPF_CORE_READ(iip, ili_commit_seq);
+	if (bpf_core_field_exists(iip->ili_fsync_fields))
+		s->fields = BPF_CORE_READ(iip, ili_fsync_fields);
+	if (bpf_core_field_exists(iip->ili_datasync_seq))
+		s->dsync = BPF_CORE_READ(iip, ili_datasync_seq);
+}
+
+static __always_inline __u32 xfs_fs_flags(void)
+{
+	struct xfs_inode_log_item___so *iip = NULL;
+
+	if (have_xfs && bpf_core_field_exists(iip->ili_datasync_seq))
+		return SO_FSF_XFS_DATASYNC_SEQ;
+	return 0;
+}
+
+/* ---- dax_iomap_fault -------------------------------------------------- */
+
+static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg)
+{
+	struct vm_area_struct *vma = BPF_CORE_READ(vmf, vma);
+	struct inode *inode = NULL;
+	struct task_state *st;
+	struct so_event *e;
+	__u32 vmf_flags = BPF_CORE_READ(vmf, flags);
+
+	if (!(vmf_flags & SO_FAULT_FLAG_WRITE) || !sync_vma(vma, &inode) || !traced())
+		return 0;
+	st = task_get_or_create();
+	if (!st)
+		return 0;
+	count(SO_C_FAULTS);
+	st->in_fault = 1;
+	st->in_iomap = 0;
+	st->handler_pending = 1;
+	st->fs = fs_of(inode);
+	st->size = size_class(size_arg);
+	st->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	st->ino = BPF_CORE_READ(inode, i_ino);
+	st->pgoff = BPF_CORE_READ(vmf, pgoff);
+	bpf_map_update_elem(&devs, &st->dev, &one, BPF_ANY);
+
+	e = ev_reserve(SO_EV_FAULT_ENTER);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->fault.address = BPF_CORE_READ(vmf, address);
+	e->fault.vm_flags = BPF_CORE_READ(vma, vm_flags);
+	e->fault.vmf_flags = vmf_flags;
+	e->fault.i_size = BPF_CORE_READ(inode, i_size);
+	if (st->fs == SO_FS_EXT4)
+		e->fault.fs_flags = ext4_fs_flags(inode);
+	else if (st->fs == SO_FS_XFS)
+		e->fault.fs_flags = xfs_fs_flags();
+	ev_submit(e);
+	return 0;
+}
+
+static __always_inline int fault_exit(__s64 ret)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+
+	if (!st || !st->in_fault)
+		return 0;
+	st->in_fault = 0;
+	e = ev_reserve(SO_EV_FAULT_EXIT);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->ret = (__u32)ret;
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_fault, struct vm_fault *vmf, unsigned long size_arg)
+{
+	return fault_entry(vmf, size_arg);
+}
+
+SEC("fexit")
+int BPF_PROG(fexit_fault)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return fault_exit((__s64)ret);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_fault, struct vm_fault *vmf, unsigned long size_arg)
+{
+	return fault_entry(vmf, size_arg);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kretprobe_fault, long ret)
+{
+	return fault_exit(ret);
+}
+
+/* ---- dax_fault_iter: the iomap flags dax_fault_is_synchronous() tests ---- */
+
+static __always_inline int iter_entry(struct iomap_iter *iter)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+
+	if (!st || !st->in_fault)
+		return 0;
+	e = ev_reserve(SO_EV_FAULT_ITER);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->iter.iter_flags = BPF_CORE_READ(iter, flags);
+	e->iter.iomap_flags = BPF_CORE_READ(iter, iomap.flags);
+	e->iter.iomap_type = BPF_CORE_READ(iter, iomap.type);
+	e->iter.offset = BPF_CORE_READ(iter, iomap.offset);
+	e->iter.length = BPF_CORE_READ(iter, iomap.length);
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_iter, struct vm_fault *vmf, struct iomap_iter *iter)
+{
+	return iter_entry(iter);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_iter, struct vm_fault *vmf, struct iomap_iter *iter)
+{
+	return iter_entry(iter);
+}
+
+/* ---- the filesystem's iomap_begin ------------------------------------- */
+
+static __always_inline int iomap_entry(struct inode *inode, __u64 offset,
+				       __u64 length, __u32 flags,
+				       struct iomap *iomap, __u8 fs)
+{
+	struct task_state *st = task_get();
+	struct xfs_snap xs = {};
+
+	if (!st || !st->in_fault)
+		return 0;
+	st->in_iomap = 1;
+	st->iomap_inode = inode;
+	st->iomap = iomap;
+	st->offset = offset;
+	st->length = length;
+	st->flags_in = flags;
+	st->pin_entry = st->fields_entry = 0;
+	st->dsync_entry = 0;
+	st->has_own_seq = 0;
+	if (fs == SO_FS_EXT4) {
+		st->seq_entry = ext4_datasync_tid(inode);
+	} else {
+		xfs_snapshot(inode, &xs);
+		st->seq_entry = xs.seq;
+		st->dsync_entry = xs.dsync;
+		st->pin_entry = xs.pin;
+		st->fields_entry = xs.fields;
+	}
+	return 0;
+}
+
+static __always_inline int iomap_exit(__s64 ret, __u8 fs)
+{
+	struct task_state *st = task_get();
+	struct inode *inode;
+	struct iomap *iomap;
+	struct so_event *e;
+	struct xfs_snap xs = {};
+
+	if (!st || !st->in_iomap)
+		return 0;
+	st->in_iomap = 0;
+	inode = st->iomap_inode;
+	e = ev_reserve(SO_EV_IOMAP);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->iomap.offset = st->offset;
+	e->iomap.length = st->length;
+	e->iomap.flags_in = st->flags_in;
+	e->iomap.ret = (__s32)ret;
+	iomap = st->iomap;
+	e->iomap.iomap_flags = BPF_CORE_READ(iomap, flags);
+	e->iomap.iomap_type = BPF_CORE_READ(iomap, type);
+	e->iomap.seq_entry = st->seq_entry;
+	e->iomap.dsync_entry = st->dsync_entry;
+	e->iomap.pin_entry = st->pin_entry;
+	e->iomap.fields_entry = st->fields_entry;
+	if (fs == SO_FS_EXT4) {
+		journal_t *j = ext4_journal(inode);
+
+		e->iomap.fs_flags = ext4_fs_flags(inode);
+		e->iomap.seq_exit = ext4_datasync_tid(inode);
+		e->iomap.own = own_handle_tid(j);
+		e->iomap.commit = jbd2_commit_seq(j);
+	} else {
+		xfs_snapshot(inode, &xs);
+		e->iomap.fs_flags = xfs_fs_flags();
+		e->iomap.seq_exit = xs.seq;
+		e->iomap.pin_exit = xs.pin;
+		e->iomap.fields_exit = xs.fields;
+		e->iomap.own = st->has_own_seq ? st->own_seq : ~0ULL;
+	}
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_ext4_iomap, struct inode *inode, loff_t offset,
+	     loff_t length, unsigned int flags, struct iomap *iomap)
+{
+	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_EXT4);
+}
+
+SEC("fexit")
+int BPF_PROG(fexit_ext4_iomap)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return iomap_exit((int)ret, SO_FS_EXT4);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ext4_iomap, struct inode *inode, loff_t offset,
+	       loff_t length, unsigned int flags, struct iomap *iomap)
+{
+	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_EXT4);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kretprobe_ext4_iomap, long ret)
+{
+	return iomap_exit((int)ret, SO_FS_EXT4);
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_xfs_iomap, struct inode *inode, loff_t offset,
+	     loff_t length, unsigned int flags, struct iomap *iomap)
+{
+	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_XFS);
+}
+
+SEC("fexit")
+int BPF_PROG(fexit_xfs_iomap)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return iomap_exit((int)ret, SO_FS_XFS);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_xfs_iomap, struct inode *inode, loff_t offset,
+	       loff_t length, unsigned int flags, struct iomap *iomap)
+{
+	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_XFS);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kretprobe_xfs_iomap, long ret)
+{
+	return iomap_exit((int)ret, SO_FS_XFS);
+}
+
+/*
+ * xfs_inode_item_committing(lip, seq): the inode item of a transaction goes
+ * into CIL sequence seq. Inside the fault's iomap_begin, for the faulting
+ * inode, that is the transaction of this fault's own allocation
+ * (xfs_iomap_write_direct), the xfs counterpart of ext4's handle tid.
+ */
+static __always_inline int committing_entry(void *lip, __u64 seq)
+{
+	struct task_state *st = task_get();
+	struct xfs_inode_log_item___so *iip;
+	struct xfs_inode___so *ip;
+
+	if (!have_xfs || !st || !st->in_iomap || st->fs != SO_FS_XFS)
+		return 0;
+	/* INODE_ITEM(lip) */
+	iip = lip - bpf_core_field_offset(struct xfs_inode_log_item___so, ili_item);
+	ip = BPF_CORE_READ(iip, ili_inode);
+	if ((void *)ip + bpf_core_field_offset(struct xfs_inode___so, i_vnode) !=
+	    (void *)st->iomap_inode)
+		return 0;
+	st->own_seq = seq;
+	st->has_own_seq = 1;
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_committing, void *lip, __u64 seq)
+{
+	return committing_entry(lip, seq);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_committing, void *lip, __u64 seq)
+{
+	return committing_entry(lip, seq);
+}
+
+/* ---- writable insertions ------------------------------------------------ */
+
+/*
+ * fentry of the helper that puts the writable entry in place: the commit
+ * state read here is the state before the entry exists. Emitted for every
+ * VM_SYNC insertion of a traced task, inside a tracked fault or not.
+ */
+static __always_inline int insert_entry(struct vm_area_struct *vma,
+					__u64 address, __u64 pgoff, bool write,
+					__u8 how)
+{
+	struct inode *inode = NULL;
+	struct so_event *e;
+	__u8 fs;
+
+	if (!write || !sync_vma(vma, &inode) || !traced())
+		return 0;
+	fs = fs_of(inode);
+	e = ev_reserve(SO_EV_INSERT);
+	if (!e)
+		return 0;
+	e->fs = fs;
+	e->size = how == SO_INS_PMD ? SO_SZ_PMD : SO_SZ_PTE;
+	e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	e->ino = BPF_CORE_READ(inode, i_ino);
+	e->pgoff = pgoff;
+	e->insert.address = address;
+	e->insert.how = how;
+	e->insert.write = write;
+	if (fs == SO_FS_EXT4) {
+		journal_t *j = ext4_journal(inode);
+
+		e->insert.commit = jbd2_commit_seq(j);
+		e->insert.running = jbd2_running_tid(j);
+		e->insert.seq = ext4_datasync_tid(inode);
+	} else if (fs == SO_FS_XFS) {
+		struct xfs_snap xs = {};
+
+		xfs_snapshot(inode, &xs);
+		e->insert.pin = xs.pin;
+		e->insert.seq = xs.seq;
+	}
+	ev_submit(e);
+	return 0;
+}
+
+static __always_inline __u64 vma_pgoff(struct vm_area_struct *vma, __u64 address)
+{
+	return BPF_CORE_READ(vma, vm_pgoff) +
+	       ((address - BPF_CORE_READ(vma, vm_start)) >> 12);
+}
+
+/* vmf_insert_mixed_mkwrite(vma, addr, pfn): PTE, always writable (<= 6.12) */
+static __always_inline int insert_vma(struct vm_area_struct *vma, __u64 addr)
+{
+	return insert_entry(vma, addr, vma_pgoff(vma, addr), true, SO_INS_PTE);
+}
+
+/* vmf_insert_page_mkwrite / vmf_insert_folio_pmd / vmf_insert_pfn_pmd /
+ * vmf_insert_pfn_pmd_prot: the vmf, and a write flag. */
+static __always_inline int insert_vmf(struct vm_fault *vmf, bool write, __u8 how)
+{
+	return insert_entry(BPF_CORE_READ(vmf, vma), BPF_CORE_READ(vmf, address),
+			    BPF_CORE_READ(vmf, pgoff), write, how);
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_ins_mixed, struct vm_area_struct *vma, unsigned long addr)
+{
+	return insert_vma(vma, addr);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ins_mixed, struct vm_area_struct *vma, unsigned long addr)
+{
+	return insert_vma(vma, addr);
+}
+
+/* (vmf, page|folio|pfn, bool write) */
+SEC("fentry")
+int BPF_PROG(fentry_ins_w3_pte, struct vm_fault *vmf, void *x, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PTE);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ins_w3_pte, struct vm_fault *vmf, void *x, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PTE);
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_ins_w3_pmd, struct vm_fault *vmf, void *x, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PMD);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ins_w3_pmd, struct vm_fault *vmf, void *x, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PMD);
+}
+
+/* vmf_insert_pfn_pmd(vmf, pfn, write) where it is a function of its own */
+SEC("fentry")
+int BPF_PROG(fentry_ins_pfn_pmd, struct vm_fault *vmf, void *x, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PMD);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ins_pfn_pmd, struct vm_fault *vmf, void *x, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PMD);
+}
+
+/* vmf_insert_pfn_pmd_prot(vmf, pfn_t, pgprot_t, bool write): the two structs
+ * are 8 bytes each and travel in registers. */
+SEC("fentry")
+int BPF_PROG(fentry_ins_w4_pmd, struct vm_fault *vmf, __u64 pfn, __u64 prot, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PMD);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ins_w4_pmd, struct vm_fault *vmf, __u64 pfn, __u64 prot, bool write)
+{
+	return insert_vmf(vmf, write, SO_INS_PMD);
+}
+
+/* ---- dax_finish_sync_fault and its metadata sync ------------------------ */
+
+static __always_inline int sync_entry(struct vm_fault *vmf, __u64 size_arg)
+{
+	struct vm_area_struct *vma = BPF_CORE_READ(vmf, vma);
+	struct inode *inode = NULL;
+	struct task_state *st;
+	struct so_event *e;
+
+	if (!sync_vma(vma, &inode) || !traced())
+		return 0;
+	st = task_get_or_create();
+	if (!st)
+		return 0;
+	st->in_sync = 1;
+	st->in_fsync = 0;
+	st->fs = fs_of(inode);
+	st->size = size_class(size_arg);
+	st->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	st->ino = BPF_CORE_READ(inode, i_ino);
+	st->pgoff = BPF_CORE_READ(vmf, pgoff);
+	e = ev_reserve(SO_EV_SYNC_ENTER);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	ev_submit(e);
+	return 0;
+}
+
+static __always_inline int sync_exit(__s64 ret)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+
+	if (!st || !st->in_sync)
+		return 0;
+	st->in_sync = 0;
+	e = ev_reserve(SO_EV_SYNC_EXIT);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->ret = (__u32)ret;
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_sync, struct vm_fault *vmf, unsigned long size_arg)
+{
+	return sync_entry(vmf, size_arg);
+}
+
+SEC("fexit")
+int BPF_PROG(fexit_sync)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return sync_exit((__s64)ret);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_sync, struct vm_fault *vmf, unsigned long size_arg)
+{
+	return sync_entry(vmf, size_arg);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kretprobe_sync, long ret)
+{
+	return sync_exit(ret);
+}
+
+static __always_inline int fsync_entry(struct file *file, __s64 start,
+				       __s64 end, int datasync)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+
+	if (!st || !st->in_sync)
+		return 0;
+	st->in_fsync = 1;
+	st->fsync_inode = BPF_CORE_READ(file, f_inode);
+	st->fsync_start = start;
+	st->fsync_end = end;
+	st->fsync_datasync = datasync;
+	e = ev_reserve(SO_EV_FSYNC_ENTER);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->fsync.start = start;
+	e->fsync.end = end;
+	e->fsync.datasync = datasync;
+	ev_submit(e);
+	return 0;
+}
+
+static __always_inline int fsync_exit(__s64 ret)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+
+	if (!st || !st->in_fsync)
+		return 0;
+	st->in_fsync = 0;
+	e = ev_reserve(SO_EV_FSYNC_EXIT);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->fsync.start = st->fsync_start;
+	e->fsync.end = st->fsync_end;
+	e->fsync.datasync = st->fsync_datasync;
+	e->fsync.ret = (__s32)ret;
+	if (st->fs == SO_FS_EXT4) {
+		e->fsync.commit = jbd2_commit_seq(ext4_journal(st->fsync_inode));
+	} else if (st->fs == SO_FS_XFS) {
+		struct xfs_snap xs = {};
+
+		xfs_snapshot(st->fsync_inode, &xs);
+		e->fsync.commit = xs.pin;
+	}
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_fsync, struct file *file, loff_t start, loff_t end, int datasync)
+{
+	return fsync_entry(file, start, end, datasync);
+}
+
+SEC("fexit")
+int BPF_PROG(fexit_fsync)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return fsync_exit((int)ret);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_fsync, struct file *file, loff_t start, loff_t end, int datasync)
+{
+	return fsync_entry(file, start, end, datasync);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kretprobe_fsync, long ret)
+{
+	return fsync_exit((int)ret);
+}
+
+/* ---- xfs log: checkpoints reaching the log, forces in sync faults ------- */
+
+static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
+{
+	struct xlog___so *log;
+	struct so_event *e;
+	__u32 dev;
+
+	if (!have_xfs)
+		return 0;
+	log = BPF_CORE_READ(ctx, cil, xc_log);
+	dev = BPF_CORE_READ(log, l_mp, m_super, s_dev);
+	if (!bpf_map_lookup_elem(&devs, &dev))
+		return 0;
+	e = ev_reserve(SO_EV_XFS_CKPT);
+	if (!e)
+		return 0;
+	e->fs = SO_FS_XFS;
+	e->dev = dev;
+	e->log.seq = BPF_CORE_READ(ctx, sequence);
+	/* On a shut-down log the callbacks run to abort, not to complete. */
+	e->log.aux = !!(BPF_CORE_READ(log, l_opstate) & (1 << XLOG_IO_ERROR));
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_ckpt, struct xfs_cil_ctx___so *cctx)
+{
+	return ckpt_entry(cctx);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_ckpt, struct xfs_cil_ctx___so *cctx)
+{
+	return ckpt_entry(cctx);
+}
+
+static __always_inline int force_entry(__u64 seq, __u32 flags)
+{
+	struct task_state *st = task_get();
+
+	if (!st || !st->in_fsync)
+		return 0;
+	st->in_force = 1;
+	st->force_seq = seq;
+	st->force_flags = flags;
+	return 0;
+}
+
+static __always_inline int force_exit(__s64 ret)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+
+	if (!st || !st->in_force)
+		return 0;
+	st->in_force = 0;
+	e = ev_reserve(SO_EV_XFS_FORCE);
+	if (!e)
+		return 0;
+	ev_from_task(e, st);
+	e->log.seq = st->force_seq;
+	e->log.aux = st->force_flags;
+	e->log.ret = (__s32)ret;
+	ev_submit(e);
+	return 0;
+}
+
+SEC("fentry")
+int BPF_PROG(fentry_force, void *mp, __u64 seq, __u32 flags)
+{
+	return force_entry(seq, flags);
+}
+
+SEC("fexit")
+int BPF_PROG(fexit_force)
+{
+	__u64 ret = 0;
+
+	bpf_get_func_ret(ctx, &ret);
+	return force_exit((int)ret);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_force, void *mp, __u64 seq, __u32 flags)
+{
+	return force_entry(seq, flags);
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(kretprobe_force, long ret)
+{
+	return force_exit((int)ret);
+}
+
+/* ---- fs fault handlers (exit only; targets chosen at run time) ---------- */
+
+static __always_inline int handler_exit(__s64 ret)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+	__u32 tid;
+
+	if (!st || !st->handler_pending)
+		return 0;
+	e = ev_reserve(SO_EV_HANDLER_EXIT);
+	if (e) {
+		ev_from_task(e, st);
+		e->ret = (__u32)ret;
+		ev_submit(e);
+	}
+	/* The outermost handler returned: nothing of this task is in flight. */
+	if (!st->in_fault && !st->in_sync) {
+		tid = cur_tid();
+		bpf_map_delete_elem(&tasks, &tid);
+	} else {
+		st->handler_pending = 0;
+	}
+	return 0;
+}
+
+#define HANDLER_SLOT(n)							\
+SEC("fexit")								\
+int BPF_PROG(fexit_handler##n)						\
+{									\
+	__u64 ret = 0;							\
+									\
+	bpf_get_func_ret(ctx, &ret);					\
+	return handler_exit((__s64)ret);				\
+}									\
+SEC("kretprobe")							\
+int BPF_KRETPROBE(kretprobe_handler##n, long ret)			\
+{									\
+	return handler_exit(ret);					\
+}
+
+HANDLER_SLOT(0)
+HANDLER_SLOT(1)
+HANDLER_SLOT(2)
+HANDLER_SLOT(3)
+HANDLER_SLOT(4)
+HANDLER_SLOT(5)
+
+/* ---- tracepoints ------------------------------------------------------- */
+
+static __always_inline int on_mkwrite(struct inode *inode, struct vm_fault *vmf,
+				      int result, __u8 no_entry)
+{
+	struct vm_area_struct *vma = BPF_CORE_READ(vmf, vma);
+	struct inode *vinode = NULL;
+	struct so_event *e;
+
+	if (!sync_vma(vma, &vinode) || !traced())
+		return 0;
+	e = ev_reserve(SO_EV_MKWRITE);
+	if (!e)
+		return 0;
+	e->fs = fs_of(inode);
+	e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	e->ino = BPF_CORE_READ(inode, i_ino);
+	e->pgoff = BPF_CORE_READ(vmf, pgoff);
+	e->pad = no_entry;
+	e->ret = result;
+	ev_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/dax_insert_pfn_mkwrite")
+int BPF_PROG(tpbtf_mkwrite, struct inode *inode, struct vm_fault *vmf, int result)
+{
+	return on_mkwrite(inode, vmf, result, 0);
+}
+
+SEC("raw_tp/dax_insert_pfn_mkwrite")
+int BPF_PROG(rawtp_mkwrite, struct inode *inode, struct vm_fault *vmf, int result)
+{
+	return on_mkwrite(inode, vmf, result, 0);
+}
+
+SEC("tp_btf/dax_insert_pfn_mkwrite_no_entry")
+int BPF_PROG(tpbtf_mkwrite_no_entry, struct inode *inode, struct vm_fault *vmf, int result)
+{
+	return on_mkwrite(inode, vmf, result, 1);
+}
+
+SEC("raw_tp/dax_insert_pfn_mkwrite_no_entry")
+int BPF_PROG(rawtp_mkwrite_no_entry, struct inode *inode, struct vm_fault *vmf, int result)
+{
+	return on_mkwrite(inode, vmf, result, 1);
+}
+
+/* jbd2_end_commit fires after j_commit_sequence = tid (commit.c). Shown in
+ * the event sequences; the check reads j_commit_sequence itself. */
+static __always_inline int on_commit_end(journal_t *journal, transaction_t *trans)
+{
+	__u32 dev = BPF_CORE_READ(journal, j_fs_dev, bd_dev);
+	struct so_event *e;
+
+	if (!bpf_map_lookup_elem(&devs, &dev))
+		return 0;
+	e = ev_reserve(SO_EV_JBD2_COMMIT);
+	if (!e)
+		return 0;
+	e->fs = SO_FS_EXT4;
+	e->dev = dev;
+	e->log.seq = BPF_CORE_READ(trans, t_tid);
+	ev_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/jbd2_end_commit")
+int BPF_PROG(tpbtf_commit_end, journal_t *journal, transaction_t *trans)
+{
+	return on_commit_end(journal, trans);
+}
+
+SEC("raw_tp/jbd2_end_commit")
+int BPF_PROG(rawtp_commit_end, journal_t *journal, transaction_t *trans)
+{
+	return on_commit_end(journal, trans);
+}
+
+/* -c: follow the processes the command forks */
+SEC("tracepoint/sched/sched_process_fork")
+int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, child;
+
+	if (!follow_forks || !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	child = ctx->child_pid;
+	bpf_map_update_elem(&tgids, &child, &one, BPF_ANY);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

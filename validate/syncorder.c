@@ -1,0 +1,1262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syncorder: check, for every write fault on a MAP_SYNC mapping of an ext4
+ * or xfs DAX file, that no writable page table entry is installed before
+ * the block-mapping metadata of that fault is durable, and that the
+ * NEEDDSYNC protocol (dax_iomap_fault -> vfs_fsync_range -> writable entry)
+ * is followed. Runs a command (-c), watches a process (-p) or the whole
+ * system, and prints KTAP (or JSON). validate/README.md explains the check.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "exitcodes.h"
+#include "json.h"
+#include "syncorder.h"
+#include "syncorder_check.h"
+#include "syncorder.skel.h"
+
+/* KTAP exit codes (tests/ktap.sh): 0 pass, 1 fail, 4 skip. */
+#define KTAP_PASS	0
+#define KTAP_FAIL	1
+#define KTAP_SKIP	4
+
+static struct env {
+	const char *cmd;
+	pid_t pid;
+	long duration;
+	bool json;
+	const char *json_out;
+	bool kprobes;
+	bool raw_tp;
+	bool verbose;
+	long details;
+} env = { .details = 5 };
+
+const char *argp_program_version = "syncorder 1";
+error_t argp_err_exit_status = EXIT_USAGE;
+static const char doc[] =
+"Check the MAP_SYNC ordering of every synchronous DAX write fault: no\n"
+"writable PTE/PMD before the fault's block-mapping metadata is committed.\n"
+"\n"
+"USAGE: syncorder [-c CMD | -p PID | -d SECONDS] [--json] [--json-out FILE]\n"
+"                 [--kprobes] [--raw-tp] [--details N] [-v]\n"
+"\n"
+"EXAMPLES:\n"
+"    syncorder -c 'faultlat -f /mnt/ext4/f -S -n 512 >/dev/null'\n"
+"    syncorder -c 'faultlat -f /mnt/xfs/f -S -s fallocated >/dev/null' --json-out r.json\n"
+"    syncorder -p 1234          # a running process, until it exits or Ctrl-C\n"
+"    syncorder -d 10            # the whole system for 10 seconds\n"
+"\n"
+"Output: one KTAP document (ok/not ok per check, violations as '#' lines);\n"
+"--json prints a JSON document instead. Exit status: 0 every check passed,\n"
+"1 a violation or an incomplete check, 4 nothing was checked (no synchronous\n"
+"write fault seen, or this kernel cannot be checked), 2 usage. The command's\n"
+"output shares stdout: redirect it inside CMD.";
+
+enum { OPT_JSON = 1000, OPT_JSON_OUT, OPT_KPROBES, OPT_RAW_TP, OPT_DETAILS };
+
+static const struct argp_option opts[] = {
+	{ "command", 'c', "CMD", 0, "Run CMD with sh -c once the probes are attached; check it and its children; stop when it exits", 0 },
+	{ "pid", 'p', "PID", 0, "Check this process (all its threads) until it exits or Ctrl-C", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Without -c/-p: check the whole system for SECONDS (default: until Ctrl-C)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "Print a JSON document instead of KTAP", 0 },
+	{ "json-out", OPT_JSON_OUT, "FILE", 0, "Also write the JSON document to FILE", 0 },
+	{ "kprobes", OPT_KPROBES, NULL, 0, "Use kprobes even where fentry works", 0 },
+	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Use raw tracepoints, not tp_btf", 0 },
+	{ "details", OPT_DETAILS, "N", 0, "Violations printed in full in the KTAP output (default 5; JSON keeps up to 64)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output and probe decisions on stderr", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{ 0 },
+};
+
+static long parse_num(const char *arg, const char *what, long min, struct argp_state *state)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min)
+		argp_error(state, "invalid %s: %s", what, arg);
+	return v;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case 'c':
+		env.cmd = arg;
+		break;
+	case 'p':
+		env.pid = (pid_t)parse_num(arg, "PID", 1, state);
+		break;
+	case 'd':
+		env.duration = parse_num(arg, "duration", 1, state);
+		break;
+	case OPT_JSON:
+		env.json = true;
+		break;
+	case OPT_JSON_OUT:
+		env.json_out = arg;
+		break;
+	case OPT_KPROBES:
+		env.kprobes = true;
+		break;
+	case OPT_RAW_TP:
+		env.raw_tp = true;
+		break;
+	case OPT_DETAILS:
+		env.details = parse_num(arg, "count for --details", 0, state);
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument: %s", arg);
+		break;
+	case ARGP_KEY_END:
+		if ((env.cmd != NULL) + (env.pid != 0) + (env.duration != 0) > 1)
+			argp_error(state, "-c, -p and -d exclude each other");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return env.verbose ? vfprintf(stderr, fmt, ap) : 0;
+}
+
+__attribute__((format(printf, 1, 2)))
+static void verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!env.verbose)
+		return;
+	struct timespec now;
+	static struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!t0.tv_sec)
+		t0 = now;
+	va_start(ap, fmt);
+	fprintf(stderr, "syncorder: [%.3f] ", (double)(now.tv_sec - t0.tv_sec) +
+		(double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* ---- kernel BTF and symbols -------------------------------------------------- */
+
+static struct btf *vmlinux_btf;
+static struct { char name[64]; struct btf *btf; } modbtf[64];
+static size_t nmodbtf;
+
+/* The BTF of every loaded module (xfs.ko is the one that matters). */
+static void load_module_btfs(void)
+{
+	__u32 id = 0;
+
+	while (!bpf_btf_get_next_id(id, &id) && nmodbtf < sizeof(modbtf) / sizeof(modbtf[0])) {
+		struct bpf_btf_info info = { 0 };
+		__u32 len = sizeof(info);
+		char name[64] = "";
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		info.name = (__u64)(unsigned long)name;
+		info.name_len = sizeof(name);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
+		    strcmp(name, "vmlinux")) {
+			struct btf *b = btf__load_from_kernel_by_id_split(id, vmlinux_btf);
+
+			if (b) {
+				snprintf(modbtf[nmodbtf].name, sizeof(modbtf[0].name), "%s", name);
+				modbtf[nmodbtf++].btf = b;
+			}
+		}
+		close(fd);
+	}
+}
+
+/* Which BTF holds @name of @kind: "vmlinux", a module name, or NULL. */
+static const char *btf_home(const char *name, __u32 kind)
+{
+	if (btf__find_by_name_kind(vmlinux_btf, name, kind) > 0)
+		return "vmlinux";
+	for (size_t i = 0; i < nmodbtf; i++)
+		if (btf__find_by_name_kind(modbtf[i].btf, name, kind) > 0)
+			return modbtf[i].name;
+	return NULL;
+}
+
+/* "enum" 2nd argument of dax_iomap_fault (<= 6.5) or "unsigned int order". */
+static int detect_size_arg(bool *is_order)
+{
+	const struct btf_type *t, *proto, *at;
+	int id = btf__find_by_name_kind(vmlinux_btf, "dax_iomap_fault", BTF_KIND_FUNC);
+
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(vmlinux_btf, id);
+	proto = btf__type_by_id(vmlinux_btf, t->type);
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 2)
+		return -EINVAL;
+	id = btf__resolve_type(vmlinux_btf, btf_params(proto)[1].type);
+	at = id > 0 ? btf__type_by_id(vmlinux_btf, id) : NULL;
+	if (at && btf_is_any_enum(at))
+		*is_order = false;
+	else if (at && btf_is_int(at))
+		*is_order = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static unsigned int pmd_order(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+	unsigned long pmd = 0, page = (unsigned long)sysconf(_SC_PAGESIZE);
+	unsigned int order = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &pmd) != 1)
+			pmd = 0;
+		fclose(f);
+	}
+	if (!pmd || !page || pmd < page)
+		return 9;
+	while ((page << order) < pmd)
+		order++;
+	return order;
+}
+
+/* ---- hooks ------------------------------------------------------------------------ */
+
+enum mode { M_ABSENT, M_FENTRY, M_KPROBE, M_TPBTF, M_RAWTP, M_FAILED };
+static const char *const mode_names[] = { "absent", "fentry", "kprobe", "tp_btf", "raw_tp", "failed" };
+
+enum need { N_ALWAYS, N_EXT4, N_XFS, N_PTE, N_PMD, N_OPTIONAL };
+
+struct hook {
+	const char *name;	/* kernel function */
+	enum need need;
+	bool entry, exit;
+	/* resolved */
+	const char *home;	/* BTF holding it (vmlinux/module), NULL if none */
+	char ksym[256];		/* kallsyms name (maybe a .constprop clone) */
+	enum mode mode;
+	int err;
+	struct bpf_program *fentry, *fexit, *kprobe, *kretprobe;
+	struct bpf_link *links[2];
+};
+
+enum {
+	H_FAULT, H_ITER, H_EXT4_IOMAP, H_XFS_IOMAP, H_SYNC, H_FSYNC,
+	H_INS_MIXED, H_INS_PAGE, H_INS_PMD_PROT, H_INS_FOLIO_PMD, H_INS_PFN_PMD,
+	H_CKPT, H_FORCE, H_COMMITTING, H_HANDLER0, H_NR = H_HANDLER0 + SO_NR_HANDLERS
+};
+
+static struct hook hooks[H_NR] = {
+	[H_FAULT] = { "dax_iomap_fault", N_ALWAYS, true, true },
+	[H_ITER] = { "dax_fault_iter", N_OPTIONAL, true, false },
+	[H_EXT4_IOMAP] = { "ext4_iomap_begin", N_EXT4, true, true },
+	[H_XFS_IOMAP] = { "xfs_direct_write_iomap_begin", N_XFS, true, true },
+	[H_SYNC] = { "dax_finish_sync_fault", N_ALWAYS, true, true },
+	[H_FSYNC] = { "vfs_fsync_range", N_ALWAYS, true, true },
+	[H_INS_MIXED] = { "vmf_insert_mixed_mkwrite", N_PTE, true, false },
+	[H_INS_PAGE] = { "vmf_insert_page_mkwrite", N_PTE, true, false },
+	[H_INS_PMD_PROT] = { "vmf_insert_pfn_pmd_prot", N_PMD, true, false },
+	[H_INS_FOLIO_PMD] = { "vmf_insert_folio_pmd", N_PMD, true, false },
+	[H_INS_PFN_PMD] = { "vmf_insert_pfn_pmd", N_PMD, true, false },
+	[H_CKPT] = { "xlog_cil_committed", N_XFS, true, false },
+	[H_FORCE] = { "xfs_log_force_seq", N_OPTIONAL, true, true },
+	[H_COMMITTING] = { "xfs_inode_item_committing", N_OPTIONAL, true, false },
+};
+
+/* The fs fault handlers whose return ends a fault: ext4 funnels every DAX
+ * fault through ext4_dax_huge_fault; xfs through __xfs_filemap_fault up to
+ * 6.12, later through the four xfs_filemap_* entry points. */
+static const char *const handler_names[] = {
+	"ext4_dax_huge_fault", "__xfs_filemap_fault", "xfs_filemap_fault",
+	"xfs_filemap_huge_fault", "xfs_filemap_page_mkwrite", "xfs_filemap_pfn_mkwrite",
+};
+
+struct tp {
+	const char *name;
+	bool required;
+	enum mode mode;
+	int err;
+	bool in_btf;
+	struct bpf_program *tpbtf, *rawtp;
+	struct bpf_link *link;
+};
+
+enum { T_MKWRITE, T_MKWRITE_NO_ENTRY, T_JBD2_END, T_NR };
+static struct tp tps[T_NR] = {
+	[T_MKWRITE] = { "dax_insert_pfn_mkwrite", true },
+	[T_MKWRITE_NO_ENTRY] = { "dax_insert_pfn_mkwrite_no_entry", false },
+	[T_JBD2_END] = { "jbd2_end_commit", false },
+};
+static struct bpf_link *fork_link;
+static bool have_ext4, have_xfs;
+
+static bool ksyms_done;
+
+/* kallsyms names for the hooks: exact, or a compiler clone "name.xxx". */
+static void resolve_ksyms(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512];
+
+	if (ksyms_done)
+		return;
+	ksyms_done = true;
+	verbose("reading /proc/kallsyms");
+	if (!f) {
+		verbose("cannot read /proc/kallsyms: %s (kprobes will be tried by name)", strerror(errno));
+		for (int i = 0; i < H_NR; i++)
+			if (hooks[i].name)
+				snprintf(hooks[i].ksym, sizeof(hooks[i].ksym), "%s", hooks[i].name);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char type, sym[256];
+		unsigned long addr;
+
+		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3)
+			continue;
+		if (type != 't' && type != 'T')
+			continue;
+		for (int i = 0; i < H_NR; i++) {
+			size_t n;
+
+			if (!hooks[i].name || !strcmp(hooks[i].ksym, hooks[i].name))
+				continue;
+			n = strlen(hooks[i].name);
+			if (!strncmp(sym, hooks[i].name, n) &&
+			    (sym[n] == '\0' || (sym[n] == '.' && strcmp(sym + n, ".cold") &&
+						!hooks[i].ksym[0])))
+				snprintf(hooks[i].ksym, sizeof(hooks[i].ksym), "%s", sym);
+		}
+	}
+	fclose(f);
+}
+
+static void bind_progs(struct syncorder_bpf *s)
+{
+#define BIND(h, x)							\
+	hooks[h].fentry = s->progs.fentry_##x;				\
+	hooks[h].kprobe = s->progs.kprobe_##x;
+#define BIND_EXIT(h, x)							\
+	hooks[h].fexit = s->progs.fexit_##x;				\
+	hooks[h].kretprobe = s->progs.kretprobe_##x;
+	BIND(H_FAULT, fault) BIND_EXIT(H_FAULT, fault)
+	BIND(H_ITER, iter)
+	BIND(H_EXT4_IOMAP, ext4_iomap) BIND_EXIT(H_EXT4_IOMAP, ext4_iomap)
+	BIND(H_XFS_IOMAP, xfs_iomap) BIND_EXIT(H_XFS_IOMAP, xfs_iomap)
+	BIND(H_SYNC, sync) BIND_EXIT(H_SYNC, sync)
+	BIND(H_FSYNC, fsync) BIND_EXIT(H_FSYNC, fsync)
+	BIND(H_INS_MIXED, ins_mixed)
+	BIND(H_INS_PAGE, ins_w3_pte)
+	BIND(H_INS_PMD_PROT, ins_w4_pmd)
+	BIND(H_INS_FOLIO_PMD, ins_w3_pmd)
+	BIND(H_INS_PFN_PMD, ins_pfn_pmd)
+	BIND(H_CKPT, ckpt)
+	BIND(H_FORCE, force) BIND_EXIT(H_FORCE, force)
+	BIND(H_COMMITTING, committing)
+	BIND_EXIT(H_HANDLER0 + 0, handler0)
+	BIND_EXIT(H_HANDLER0 + 1, handler1)
+	BIND_EXIT(H_HANDLER0 + 2, handler2)
+	BIND_EXIT(H_HANDLER0 + 3, handler3)
+	BIND_EXIT(H_HANDLER0 + 4, handler4)
+	BIND_EXIT(H_HANDLER0 + 5, handler5)
+#undef BIND
+#undef BIND_EXIT
+	tps[T_MKWRITE].tpbtf = s->progs.tpbtf_mkwrite;
+	tps[T_MKWRITE].rawtp = s->progs.rawtp_mkwrite;
+	tps[T_MKWRITE_NO_ENTRY].tpbtf = s->progs.tpbtf_mkwrite_no_entry;
+	tps[T_MKWRITE_NO_ENTRY].rawtp = s->progs.rawtp_mkwrite_no_entry;
+	tps[T_JBD2_END].tpbtf = s->progs.tpbtf_commit_end;
+	tps[T_JBD2_END].rawtp = s->progs.rawtp_commit_end;
+}
+
+static void resolve_hooks(void)
+{
+	size_t nh = 0;
+
+	/* Handlers: ext4's, then __xfs_filemap_fault or the outer xfs ones. */
+	for (size_t i = 0; i < sizeof(handler_names) / sizeof(*handler_names); i++) {
+		const char *n = handler_names[i];
+
+		if (!strncmp(n, "xfs_filemap", 11) && btf_home("__xfs_filemap_fault", BTF_KIND_FUNC))
+			continue;
+		if (btf_home(n, BTF_KIND_FUNC) && nh < SO_NR_HANDLERS) {
+			hooks[H_HANDLER0 + nh].name = n;
+			hooks[H_HANDLER0 + nh].need = N_OPTIONAL;
+			hooks[H_HANDLER0 + nh].exit = true;
+			nh++;
+		}
+	}
+	for (int i = 0; i < H_NR; i++) {
+		struct hook *h = &hooks[i];
+
+		if (!h->name)
+			continue;
+		h->home = btf_home(h->name, BTF_KIND_FUNC);
+		/* kallsyms (slow to read) only when BTF does not settle it: a
+		 * required function missing from BTF may still be kprobe-able. */
+		if (!h->home && (h->need == N_ALWAYS || h->need == N_EXT4))
+			resolve_ksyms();
+	}
+	if (env.kprobes)
+		resolve_ksyms();
+	for (int i = 0; i < H_NR; i++) {
+		struct hook *h = &hooks[i];
+
+		if (!h->name)
+			continue;
+		verbose("%s: BTF %s, kallsyms %s", h->name, h->home ? h->home : "none",
+			h->ksym[0] ? h->ksym : "none");
+	}
+	have_ext4 = hooks[H_EXT4_IOMAP].home || hooks[H_EXT4_IOMAP].ksym[0];
+	/* xfs needs its module BTF: its types are read with CO-RE. */
+	have_xfs = hooks[H_XFS_IOMAP].home != NULL;
+	for (int i = 0; i < T_NR; i++) {
+		char n[128];
+
+		snprintf(n, sizeof(n), "btf_trace_%s", tps[i].name);
+		tps[i].in_btf = btf__find_by_name_kind(vmlinux_btf, n, BTF_KIND_TYPEDEF) > 0;
+	}
+}
+
+static bool hook_exists(const struct hook *h)
+{
+	if (!h->name)
+		return false;
+	if (h->need == N_XFS || h == &hooks[H_FORCE] || h == &hooks[H_COMMITTING])
+		return have_xfs && (h->home || h->ksym[0]);
+	return h->home || h->ksym[0];
+}
+
+struct cfg {
+	bool size_is_order;
+	unsigned int pmd_order;
+	bool filter;
+};
+
+static struct syncorder_bpf *open_and_load(const struct cfg *cfg, bool use_fentry,
+					   bool use_tpbtf, int *errp)
+{
+	struct syncorder_bpf *s = syncorder_bpf__open();
+	int err;
+
+	if (!s) {
+		*errp = -errno;
+		return NULL;
+	}
+	s->rodata->filter_tgid = cfg->filter;
+	s->rodata->follow_forks = env.cmd != NULL;
+	s->rodata->size_is_order = cfg->size_is_order;
+	s->rodata->pmd_order = cfg->pmd_order;
+	s->rodata->have_xfs = have_xfs;
+	bind_progs(s);
+
+	for (int i = 0; i < H_NR; i++) {
+		struct hook *h = &hooks[i];
+		bool exists = hook_exists(h);
+		bool fe = exists && use_fentry && h->home && !env.kprobes;
+
+		if (h->fentry && h->entry) {
+			bpf_program__set_autoload(h->fentry, fe);
+			if (fe)
+				bpf_program__set_attach_target(h->fentry, 0, h->name);
+		}
+		if (h->fexit && h->exit) {
+			bpf_program__set_autoload(h->fexit, fe);
+			if (fe)
+				bpf_program__set_attach_target(h->fexit, 0, h->name);
+		}
+	}
+	/* Slots without a target, and programs of absent hooks. */
+	for (int i = 0; i < H_NR; i++) {
+		struct hook *h = &hooks[i];
+
+		if (!hook_exists(h)) {
+			if (h->fentry)
+				bpf_program__set_autoload(h->fentry, false);
+			if (h->fexit)
+				bpf_program__set_autoload(h->fexit, false);
+		}
+	}
+	if (!have_xfs) {
+		bpf_program__set_autoload(s->progs.kprobe_xfs_iomap, false);
+		bpf_program__set_autoload(s->progs.kretprobe_xfs_iomap, false);
+		bpf_program__set_autoload(s->progs.kprobe_ckpt, false);
+		bpf_program__set_autoload(s->progs.kprobe_force, false);
+		bpf_program__set_autoload(s->progs.kretprobe_force, false);
+		bpf_program__set_autoload(s->progs.kprobe_committing, false);
+	}
+	for (int i = 0; i < T_NR; i++)
+		bpf_program__set_autoload(tps[i].tpbtf, use_tpbtf && tps[i].in_btf && !env.raw_tp);
+	bpf_program__set_autoload(s->progs.follow_fork, env.cmd != NULL);
+
+	err = syncorder_bpf__load(s);
+	if (err) {
+		*errp = err;
+		syncorder_bpf__destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void attach_hook(struct hook *h, bool fentry_loaded)
+{
+	struct bpf_link *l0 = NULL, *l1 = NULL;
+
+	h->mode = M_ABSENT;
+	if (!hook_exists(h))
+		return;
+	if (fentry_loaded && h->home && !env.kprobes &&
+	    (!h->entry || h->fentry) && (!h->exit || h->fexit)) {
+		/* The exit first: an entry seen without its exit would leave
+		 * a task's state half set. */
+		if (h->exit)
+			l1 = bpf_program__attach(h->fexit);
+		if (!h->exit || l1)
+			l0 = h->entry ? bpf_program__attach(h->fentry) : NULL;
+		if ((!h->exit || l1) && (!h->entry || l0)) {
+			h->links[0] = l0, h->links[1] = l1, h->mode = M_FENTRY;
+			return;
+		}
+		h->err = -errno;
+		bpf_link__destroy(l0);
+		bpf_link__destroy(l1);
+		l0 = l1 = NULL;
+		verbose("%s: fentry attach failed (%s), trying a kprobe", h->name, strerror(-h->err));
+	}
+	resolve_ksyms();
+	if (!h->ksym[0]) {
+		h->mode = M_FAILED;
+		if (!h->err)
+			h->err = -ENOENT;
+		return;
+	}
+	if (h->exit)
+		l1 = bpf_program__attach_kprobe(h->kretprobe, true, h->ksym);
+	if (!h->exit || l1)
+		l0 = h->entry ? bpf_program__attach_kprobe(h->kprobe, false, h->ksym) : NULL;
+	if ((!h->exit || l1) && (!h->entry || l0)) {
+		h->links[0] = l0, h->links[1] = l1, h->mode = M_KPROBE;
+		return;
+	}
+	h->err = -errno;
+	bpf_link__destroy(l0);
+	bpf_link__destroy(l1);
+	h->mode = M_FAILED;
+}
+
+static void attach_tp(struct tp *t, bool tpbtf_loaded)
+{
+	if (tpbtf_loaded && t->in_btf && !env.raw_tp) {
+		t->link = bpf_program__attach(t->tpbtf);
+		if (t->link) {
+			t->mode = M_TPBTF;
+			return;
+		}
+		verbose("%s: tp_btf attach failed (%s), trying raw_tp", t->name, strerror(errno));
+	}
+	t->link = bpf_program__attach_raw_tracepoint(t->rawtp, t->name);
+	if (t->link) {
+		t->mode = M_RAWTP;
+		return;
+	}
+	t->err = -errno;
+	t->mode = M_FAILED;
+}
+
+static void attach_all(bool fentry_loaded, bool tpbtf_loaded)
+{
+	/* Exits of the outer functions before anything else. */
+	static const int order[] = {
+		H_HANDLER0, H_HANDLER0 + 1, H_HANDLER0 + 2, H_HANDLER0 + 3,
+		H_HANDLER0 + 4, H_HANDLER0 + 5, H_FAULT, H_SYNC, H_FSYNC,
+		H_EXT4_IOMAP, H_XFS_IOMAP, H_ITER, H_FORCE, H_CKPT, H_COMMITTING,
+		H_INS_MIXED, H_INS_PAGE, H_INS_PMD_PROT, H_INS_FOLIO_PMD, H_INS_PFN_PMD,
+	};
+
+	for (int i = 0; i < T_NR; i++)
+		attach_tp(&tps[i], tpbtf_loaded);
+	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++)
+		attach_hook(&hooks[order[i]], fentry_loaded);
+}
+
+static void detach_all(void)
+{
+	for (int i = 0; i < H_NR; i++)
+		for (int j = 0; j < 2; j++) {
+			bpf_link__destroy(hooks[i].links[j]);
+			hooks[i].links[j] = NULL;
+		}
+	for (int i = 0; i < T_NR; i++) {
+		bpf_link__destroy(tps[i].link);
+		tps[i].link = NULL;
+	}
+	bpf_link__destroy(fork_link);
+	fork_link = NULL;
+}
+
+static bool attached(const struct hook *h)
+{
+	return h->mode == M_FENTRY || h->mode == M_KPROBE;
+}
+
+/* Every hook the check cannot do without, or why not. */
+static bool probes_ok(char *why, size_t len)
+{
+	bool pte = false, pmd = false, pmd_exists = false;
+	size_t off = 0;
+
+	why[0] = '\0';
+#define WHY(...) (off += (size_t)snprintf(why + off, off < len ? len - off : 0, __VA_ARGS__))
+	for (int i = 0; i < H_NR; i++) {
+		const struct hook *h = &hooks[i];
+
+		if (!h->name)
+			continue;
+		if (h->need == N_PTE && attached(h))
+			pte = true;
+		if (h->need == N_PMD) {
+			pmd_exists |= hook_exists(h);
+			pmd |= attached(h);
+		}
+		if ((h->need == N_ALWAYS || (h->need == N_EXT4 && have_ext4) ||
+		     (h->need == N_XFS && have_xfs)) && !attached(h))
+			WHY("%s%s: %s", off ? "; " : "", h->name,
+			    !hook_exists(h) ? "not in this kernel" :
+			    h->err ? strerror(-h->err) : "not attached");
+	}
+	if (!pte)
+		WHY("%sno PTE insertion helper (vmf_insert_mixed_mkwrite/vmf_insert_page_mkwrite) attached",
+		    off ? "; " : "");
+	if (pmd_exists && !pmd)
+		WHY("%sno PMD insertion helper attached", off ? "; " : "");
+	for (int i = 0; i < T_NR; i++)
+		if (tps[i].required && tps[i].mode != M_TPBTF && tps[i].mode != M_RAWTP)
+			WHY("%stracepoint %s: %s", off ? "; " : "", tps[i].name,
+			    tps[i].err ? strerror(-tps[i].err) : "not attached");
+#undef WHY
+	return off == 0;
+}
+
+/* ---- running ------------------------------------------------------------------- */
+
+static volatile sig_atomic_t exiting;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct so_event e;
+
+	if (len < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e));
+	sc_feed(ctx, &e);
+	return 0;
+}
+
+/* Fork CMD now, held until the probes are attached: it waits for a byte. */
+static pid_t spawn_held(const char *cmd, int *go_fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);	/* syncorder failed: do not run */
+		close(p[0]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(p[0]);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	*go_fd = p[1];
+	return pid;
+}
+
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -1;
+}
+
+/* ---- output ---------------------------------------------------------------------- */
+
+struct run {
+	struct utsname uts;
+	bool size_is_order;
+	pid_t child;
+	int child_status;	/* exit code, -1 unknown */
+	bool loaded, probes_ok;
+	char probe_why[1024];
+	unsigned long long counters[SO_C_NR];
+};
+
+static void attach_summary(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < H_NR; i++)
+		if (hooks[i].name && hooks[i].mode != M_ABSENT)
+			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s %s",
+						off ? ", " : "", hooks[i].name, mode_names[hooks[i].mode]);
+	for (int i = 0; i < T_NR; i++)
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s %s",
+					off ? ", " : "", tps[i].name, mode_names[tps[i].mode]);
+}
+
+static bool is_protocol(enum sc_kind k)
+{
+	return k >= SC_V_INSERT_IN_NEEDDSYNC && k < SC_V_NR;
+}
+
+static bool is_invariant(enum sc_kind k)
+{
+	return k == SC_V_DIRECT_UNCOMMITTED || k == SC_V_SYNC_UNCOMMITTED;
+}
+
+static void print_report_text(const struct sc_report *r, size_t n)
+{
+	printf("# %s %zu: %s: pid %u (%.*s) tid %u, dev %u:%u ino %llu pgoff %llu, %s %s write fault\n",
+	       sc_kind_is_violation(r->kind) ? "violation" : "error", n, sc_kind_name(r->kind),
+	       r->pid, SO_COMM_LEN, r->comm, r->tid, r->dev >> 20, r->dev & 0xfffff,
+	       (unsigned long long)r->ino, (unsigned long long)r->pgoff, sc_fs_name(r->fs),
+	       sc_size_name(r->size));
+	printf("#   %s\n", r->text);
+	if (r->nseq) {
+		printf("#   events:\n");
+		for (int i = 0; i < r->nseq; i++)
+			printf("#     %d. %s\n", i + 1, r->seq[i]);
+	}
+}
+
+/* The reports of one group, then the line's diagnostic. */
+static void print_group(const struct sc_checker *c, bool (*in)(enum sc_kind),
+			size_t *shown)
+{
+	for (size_t i = 0; i < c->nreports; i++) {
+		if (!in(c->reports[i].kind))
+			continue;
+		if (*shown < (size_t)env.details)
+			print_report_text(&c->reports[i], *shown + 1);
+		(*shown)++;
+	}
+}
+
+static bool is_stream_error(enum sc_kind k)
+{
+	return k == SC_E_SEQUENCE || k == SC_E_NO_IOMAP || k == SC_E_DROPS;
+}
+
+static bool is_unsupported(enum sc_kind k)
+{
+	return k == SC_E_UNSUPPORTED;
+}
+
+static unsigned long long count_kinds(const struct sc_checker *c, bool (*in)(enum sc_kind))
+{
+	unsigned long long n = 0;
+
+	for (int k = 0; k < SC_KIND_NR; k++)
+		if (in((enum sc_kind)k))
+			n += c->by_kind[k];
+	return n;
+}
+
+static int print_ktap(const struct sc_checker *c, const struct run *ri)
+{
+	int n = 0, pass = 0, fail = 0, skip = 0;
+	size_t shown = 0;
+	char buf[2048];
+	const struct sc_stats *st = &c->st;
+	unsigned long long v;
+
+#define RESULT(ok, name, ...) do {					\
+		n++;							\
+		if (ok) pass++; else fail++;				\
+		printf("%sok %d %s", (ok) ? "" : "not ", n, name);	\
+		printf(" # " __VA_ARGS__);				\
+		putchar('\n');						\
+	} while (0)
+#define SKIPPED(name, ...) do {						\
+		n++; skip++;						\
+		printf("ok %d %s # SKIP ", n, name);			\
+		printf(__VA_ARGS__);					\
+		putchar('\n');						\
+	} while (0)
+
+	printf("KTAP version 1\n1..%d\n", env.cmd ? 6 : 5);
+	printf("# syncorder on %s; dax_iomap_fault 2nd argument: %s\n", ri->uts.release,
+	       ri->size_is_order ? "order" : "enum page_entry_size");
+	attach_summary(buf, sizeof(buf));
+	printf("# probes: %s\n", buf);
+	if (!ri->loaded || !ri->probes_ok) {
+		RESULT(false, "probes_attached", "%s", ri->probe_why);
+		SKIPPED("event_stream_complete", "not traced");
+		SKIPPED("sync_faults_checked", "not traced");
+		SKIPPED("needdsync_protocol", "not traced");
+		SKIPPED("commit_before_writable_entry", "not traced");
+		if (env.cmd)
+			SKIPPED("workload", "not run");
+		goto totals;
+	}
+	RESULT(true, "probes_attached", "%s", have_xfs ? "ext4 and xfs" : "ext4 (xfs not loaded)");
+
+	v = count_kinds(c, is_stream_error);
+	print_group(c, is_stream_error, &shown);
+	RESULT(!v && !ri->counters[SO_C_STATE_FULL],
+	       "event_stream_complete", "%llu events, %llu lost, %llu checker errors, task table full %llu",
+	       st->events, st->drops, v, ri->counters[SO_C_STATE_FULL]);
+
+	print_group(c, is_unsupported, &shown);
+	if (c->by_kind[SC_E_UNSUPPORTED])
+		RESULT(false, "sync_faults_checked", "%llu faults could not be checked (see above), %llu checked",
+		       st->unsupported, st->checked);
+	else if (!st->checked)
+		SKIPPED("sync_faults_checked", "no writable entry was installed by a VM_SYNC write fault (%llu faults seen)",
+			st->faults);
+	else
+		RESULT(true, "sync_faults_checked",
+		       "%llu VM_SYNC write faults (ext4 %llu, xfs %llu; pte %llu, pmd %llu), %llu allocating, "
+		       "%llu NEEDDSYNC, %llu writable entries checked (%llu direct, %llu after sync); "
+		       "a per-inode check would have flagged %llu",
+		       st->faults, st->faults_ext4, st->faults_xfs, st->faults_pte, st->faults_pmd,
+		       st->allocating, st->needdsync, st->checked, st->direct_inserts, st->sync_inserts,
+		       st->naive_flagged);
+
+	if (c->nprocs > 1) {
+		for (size_t i = 0; i < c->nprocs && i < 16; i++) {
+			const struct sc_proc *p = &c->procs[i];
+
+			printf("# process %u (%s): %llu faults, %llu checked (%llu NEEDDSYNC), %llu violations\n",
+			       p->pid, p->comm, p->faults, p->checked, p->needdsync, p->violations);
+		}
+		if (c->nprocs > 16)
+			printf("# (%zu more processes: --json)\n", c->nprocs - 16);
+	}
+
+	v = count_kinds(c, is_protocol);
+	print_group(c, is_protocol, &shown);
+	RESULT(!v, "needdsync_protocol", "%llu violations", v);
+
+	v = count_kinds(c, is_invariant);
+	print_group(c, is_invariant, &shown);
+	RESULT(!v, "commit_before_writable_entry", "%llu violations in %llu faults (%llu direct, %llu after sync)",
+	       v, st->violating_faults, c->by_kind[SC_V_DIRECT_UNCOMMITTED],
+	       c->by_kind[SC_V_SYNC_UNCOMMITTED]);
+	if (shown > (size_t)env.details)
+		printf("# (%zu more reports not shown; --details N, or --json)\n", shown - (size_t)env.details);
+
+	if (env.cmd)
+		RESULT(ri->child_status == 0, "workload", "'%s' exit %d", env.cmd, ri->child_status);
+totals:
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", pass, fail, skip);
+	fflush(stdout);
+#undef RESULT
+#undef SKIPPED
+	if (fail)
+		return KTAP_FAIL;
+	return skip ? KTAP_SKIP : KTAP_PASS;
+}
+
+static int write_json(FILE *out, const struct sc_checker *c, const struct run *ri, int result)
+{
+	static const char *const results[] = { [0] = "pass", [1] = "fail", [4] = "skip" };
+	const struct sc_stats *st = &c->st;
+	struct json_writer w;
+
+	json_init(&w, out);
+	json_begin_object(&w);
+	json_kv_string(&w, "tool", "syncorder");
+	json_kv_string(&w, "kernel", ri->uts.release);
+	json_kv_string(&w, "result", result == 0 || result == 1 || result == 4 ? results[result] : "?");
+	json_kv_string(&w, "size_arg", ri->size_is_order ? "order" : "enum page_entry_size");
+	json_key(&w, "attach");
+	json_begin_object(&w);
+	for (int i = 0; i < H_NR; i++)
+		if (hooks[i].name)
+			json_kv_string(&w, hooks[i].name, mode_names[hooks[i].mode]);
+	for (int i = 0; i < T_NR; i++)
+		json_kv_string(&w, tps[i].name, mode_names[tps[i].mode]);
+	json_end_object(&w);
+	json_kv_bool(&w, "probes_ok", ri->loaded && ri->probes_ok);
+	if (!ri->probes_ok)
+		json_kv_string(&w, "probes_error", ri->probe_why);
+	if (env.cmd) {
+		json_key(&w, "command");
+		json_begin_object(&w);
+		json_kv_string(&w, "cmd", env.cmd);
+		json_kv_int(&w, "pid", ri->child);
+		json_kv_int(&w, "status", ri->child_status);
+		json_end_object(&w);
+	}
+	json_key(&w, "counts");
+	json_begin_object(&w);
+	json_kv_uint(&w, "events", st->events);
+	json_kv_uint(&w, "events_lost", st->drops);
+	json_kv_uint(&w, "task_table_full", ri->counters[SO_C_STATE_FULL]);
+	json_kv_uint(&w, "faults", st->faults);
+	json_kv_uint(&w, "faults_ext4", st->faults_ext4);
+	json_kv_uint(&w, "faults_xfs", st->faults_xfs);
+	json_kv_uint(&w, "faults_other_fs", st->faults_other);
+	json_kv_uint(&w, "faults_pte", st->faults_pte);
+	json_kv_uint(&w, "faults_pmd", st->faults_pmd);
+	json_kv_uint(&w, "allocating", st->allocating);
+	json_kv_uint(&w, "needdsync", st->needdsync);
+	json_kv_uint(&w, "sync_finishes", st->syncs);
+	json_kv_uint(&w, "direct_inserts", st->direct_inserts);
+	json_kv_uint(&w, "sync_inserts", st->sync_inserts);
+	json_kv_uint(&w, "checked", st->checked);
+	json_kv_uint(&w, "mkwrite_no_entry", st->no_entry);
+	json_kv_uint(&w, "jbd2_commits", st->jbd2_commits);
+	json_kv_uint(&w, "xfs_checkpoints", st->xfs_checkpoints);
+	json_kv_uint(&w, "xfs_log_forces", st->xfs_forces);
+	json_kv_uint(&w, "unsupported", st->unsupported);
+	json_kv_uint(&w, "in_flight_at_end", st->in_flight);
+	json_kv_uint(&w, "violations", c->n_violations);
+	json_kv_uint(&w, "violating_faults", st->violating_faults);
+	json_kv_uint(&w, "per_inode_check_would_flag", st->naive_flagged);
+	json_kv_uint(&w, "checker_errors", c->n_errors);
+	json_end_object(&w);
+	json_key(&w, "by_kind");
+	json_begin_object(&w);
+	for (int k = 0; k < SC_KIND_NR; k++)
+		if (c->by_kind[k])
+			json_kv_uint(&w, sc_kind_name((enum sc_kind)k), c->by_kind[k]);
+	json_end_object(&w);
+	json_key(&w, "processes");
+	json_begin_array(&w);
+	for (size_t i = 0; i < c->nprocs; i++) {
+		const struct sc_proc *p = &c->procs[i];
+
+		json_begin_object(&w);
+		json_kv_uint(&w, "pid", p->pid);
+		json_kv_string(&w, "comm", p->comm);
+		json_kv_uint(&w, "faults", p->faults);
+		json_kv_uint(&w, "allocating", p->allocating);
+		json_kv_uint(&w, "needdsync", p->needdsync);
+		json_kv_uint(&w, "direct_inserts", p->direct_inserts);
+		json_kv_uint(&w, "sync_inserts", p->sync_inserts);
+		json_kv_uint(&w, "checked", p->checked);
+		json_kv_uint(&w, "violations", p->violations);
+		json_kv_uint(&w, "checker_errors", p->errors);
+		json_kv_uint(&w, "per_inode_check_would_flag", p->naive_flagged);
+		json_key(&w, "by_kind");
+		json_begin_object(&w);
+		for (int k = 0; k < SC_KIND_NR; k++)
+			if (p->by_kind[k])
+				json_kv_uint(&w, sc_kind_name((enum sc_kind)k), p->by_kind[k]);
+		json_end_object(&w);
+		if (p->first[0])
+			json_kv_string(&w, "first_violation", p->first);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_key(&w, "reports");
+	json_begin_array(&w);
+	for (size_t i = 0; i < c->nreports; i++) {
+		const struct sc_report *r = &c->reports[i];
+		char buf[64];
+
+		json_begin_object(&w);
+		json_kv_string(&w, "kind", sc_kind_name(r->kind));
+		json_kv_bool(&w, "violation", sc_kind_is_violation(r->kind));
+		json_kv_uint(&w, "pid", r->pid);
+		json_kv_uint(&w, "tid", r->tid);
+		json_kv_string(&w, "comm", r->comm);
+		snprintf(buf, sizeof(buf), "%u:%u", r->dev >> 20, r->dev & 0xfffff);
+		json_kv_string(&w, "dev", buf);
+		json_kv_uint(&w, "ino", r->ino);
+		json_kv_uint(&w, "pgoff", r->pgoff);
+		json_kv_string(&w, "fs", sc_fs_name(r->fs));
+		json_kv_string(&w, "size", sc_size_name(r->size));
+		if (r->has_required)
+			json_kv_uint(&w, "required", r->required);
+		json_kv_string(&w, "diagnosis", r->text);
+		json_key(&w, "events");
+		json_begin_array(&w);
+		for (int j = 0; j < r->nseq; j++)
+			json_string(&w, r->seq[j]);
+		json_end_array(&w);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_kv_uint(&w, "reports_not_kept", c->reports_dropped);
+	json_end_object(&w);
+	return json_finish(&w);
+}
+
+/* ---- main ------------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
+	struct run ri = { .child_status = -1 };
+	struct cfg cfg = { 0 };
+	struct syncorder_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct sc_checker *chk = NULL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool fentry_loaded = true, tpbtf_loaded = true, released = false;
+	int go_fd = -1, err, ret = KTAP_FAIL;
+	int fentry_err = 0;
+	time_t deadline = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return EXIT_USAGE;
+	libbpf_set_print(libbpf_print);
+	uname(&ri.uts);
+	chk = sc_new();
+	if (!chk) {
+		fprintf(stderr, "syncorder: out of memory\n");
+		return KTAP_FAIL;
+	}
+	if (env.pid && kill(env.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "syncorder: no process %d\n", env.pid);
+		return EXIT_USAGE;
+	}
+
+	verbose("start");
+	vmlinux_btf = btf__load_vmlinux_btf();
+	if (!vmlinux_btf) {
+		snprintf(ri.probe_why, sizeof(ri.probe_why),
+			 "no kernel BTF (/sys/kernel/btf/vmlinux: %s): the kernel needs CONFIG_DEBUG_INFO_BTF",
+			 strerror(errno));
+		goto report_unusable;
+	}
+	err = detect_size_arg(&ri.size_is_order);
+	if (err) {
+		snprintf(ri.probe_why, sizeof(ri.probe_why), "%s",
+			 err == -ENOENT ? "dax_iomap_fault is not in the kernel's BTF (no CONFIG_FS_DAX?)" :
+			 "dax_iomap_fault has an unknown signature (2nd argument neither enum nor integer)");
+		goto report_unusable;
+	}
+	verbose("vmlinux BTF loaded");
+	load_module_btfs();
+	verbose("module BTF loaded");
+	resolve_hooks();
+	verbose("hooks resolved");
+	cfg.size_is_order = ri.size_is_order;
+	cfg.pmd_order = pmd_order();
+	cfg.filter = env.cmd || env.pid;
+	verbose("dax_iomap_fault size argument is %s; PMD order %u; xfs %s",
+		ri.size_is_order ? "an order" : "enum page_entry_size", cfg.pmd_order,
+		have_xfs ? "present" : "not loaded (xfs faults will not be checked)");
+
+	if (env.cmd) {
+		ri.child = spawn_held(env.cmd, &go_fd);
+		if (ri.child < 0) {
+			fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
+			goto cleanup;
+		}
+	}
+
+	skel = open_and_load(&cfg, true, true, &err);
+	if (!skel) {
+		verbose("load failed (%s); retrying with kprobes and raw_tp only", strerror(-err));
+		fentry_err = err;
+		fentry_loaded = tpbtf_loaded = false;
+		skel = open_and_load(&cfg, false, false, &err);
+	}
+	if (!skel) {
+		snprintf(ri.probe_why, sizeof(ri.probe_why), "cannot load the BPF programs: %s%s",
+			 strerror(-err), err == -EPERM ? " (not root, or BPF restricted)" : "");
+		goto report_unusable;
+	}
+	verbose("loaded");
+	ri.loaded = true;
+	attach_all(fentry_loaded, tpbtf_loaded);
+	verbose("attached");
+	ri.probes_ok = probes_ok(ri.probe_why, sizeof(ri.probe_why));
+	if (!ri.probes_ok) {
+		bool no_kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) &&
+				  access("/sys/kernel/tracing/kprobe_events", F_OK) &&
+				  access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+		size_t l = strlen(ri.probe_why);
+
+		if (fentry_err && !env.kprobes) {
+			l += (size_t)snprintf(ri.probe_why + l, sizeof(ri.probe_why) - l,
+					      " (fentry programs do not load here: %s%s)", strerror(-fentry_err),
+					      fentry_err == -EPERM ? ", BPF tracing restricted" : "");
+			if (l >= sizeof(ri.probe_why))
+				l = sizeof(ri.probe_why) - 1;
+		}
+		if (no_kprobes)
+			snprintf(ri.probe_why + l, sizeof(ri.probe_why) - l,
+				 " (this kernel has no kprobe PMU nor kprobe_events to fall back on)");
+		fprintf(stderr, "syncorder: cannot trace what the check needs: %s\n", ri.probe_why);
+		goto report;
+	}
+	if (env.cmd) {
+		fork_link = bpf_program__attach(skel->progs.follow_fork);
+		if (!fork_link)
+			fprintf(stderr, "syncorder: warning: cannot follow forks (%s): only the shell is checked\n",
+				strerror(errno));
+	}
+	if (cfg.filter) {
+		__u32 tgid = env.cmd ? (__u32)ri.child : (__u32)env.pid;
+		__u8 one = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.tgids), &tgid, &one, BPF_ANY)) {
+			fprintf(stderr, "syncorder: cannot set the pid filter: %s\n", strerror(errno));
+			goto cleanup;
+		}
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, chk, NULL);
+	if (!rb) {
+		fprintf(stderr, "syncorder: cannot open the ring buffer: %s\n", strerror(errno));
+		goto cleanup;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (env.duration)
+		deadline = time(NULL) + env.duration;
+	if (env.cmd) {
+		if (write(go_fd, "g", 1) != 1) {
+			fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
+			goto cleanup;
+		}
+		close(go_fd);
+		go_fd = -1;
+		released = true;
+	}
+
+	while (!exiting) {
+		err = ring_buffer__poll(rb, 100);
+		if (err < 0 && err != -EINTR) {
+			fprintf(stderr, "syncorder: ring buffer: %s\n", strerror(-err));
+			goto cleanup;
+		}
+		if (env.cmd) {
+			int status;
+
+			if (waitpid(ri.child, &status, WNOHANG) == ri.child) {
+				ri.child_status = exit_status(status);
+				break;
+			}
+		} else if (env.pid && kill(env.pid, 0) && errno == ESRCH) {
+			break;
+		}
+		if (deadline && time(NULL) >= deadline)
+			break;
+	}
+	verbose("workload done");
+	ring_buffer__consume(rb);
+
+report:
+	if (skel)
+		memcpy(ri.counters, (const void *)skel->bss->counters, sizeof(ri.counters));
+	sc_set_drops(chk, ri.counters[SO_C_DROPS]);
+	sc_finish(chk);
+report_unusable:
+	if (!ri.loaded || !ri.probes_ok) {
+		/* The command has not run: it gets EOF on its pipe. */
+		if (go_fd >= 0) {
+			close(go_fd);
+			go_fd = -1;
+		}
+	}
+	{
+		int kr;
+
+		if (env.json) {
+			kr = !ri.loaded || !ri.probes_ok ? KTAP_FAIL : sc_result(chk);
+			if (env.cmd && ri.child_status != 0 && kr != KTAP_FAIL && ri.loaded && ri.probes_ok)
+				kr = KTAP_FAIL;
+			if (write_json(stdout, chk, &ri, kr))
+				kr = KTAP_FAIL;
+		} else {
+			kr = print_ktap(chk, &ri);
+		}
+		if (env.json_out) {
+			FILE *f = fopen(env.json_out, "w");
+
+			if (!f || write_json(f, chk, &ri, kr)) {
+				fprintf(stderr, "syncorder: cannot write %s: %s\n", env.json_out, strerror(errno));
+				kr = KTAP_FAIL;
+			}
+			if (f)
+				fclose(f);
+		}
+		ret = kr;
+	}
+	if (!ri.loaded)
+		fprintf(stderr, "syncorder: %s\n", ri.probe_why);
+
+cleanup:
+	if (go_fd >= 0)
+		close(go_fd);
+	if (env.cmd && ri.child > 0 && !released)
+		waitpid(ri.child, NULL, 0);
+	else if (env.cmd && ri.child > 0 && ri.child_status == -1 && exiting) {
+		/* Interrupted: leave the command to its own fate, but reap it. */
+		kill(ri.child, SIGTERM);
+		waitpid(ri.child, NULL, 0);
+	}
+	verbose("cleanup");
+	ring_buffer__free(rb);
+	detach_all();
+	verbose("detached");
+	syncorder_bpf__destroy(skel);
+	verbose("destroyed");
+	for (size_t i = 0; i < nmodbtf; i++)
+		btf__free(modbtf[i].btf);
+	btf__free(vmlinux_btf);
+	sc_free(chk);
+	return ret;
+}

@@ -1,0 +1,940 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syncorder's state machine. One fault = one dax_iomap_fault call on a
+ * VM_SYNC shared mapping and, when it returned NEEDDSYNC, the
+ * dax_finish_sync_fault that completes it. Per task:
+ *
+ *   NONE --FAULT_ENTER--> IN_FAULT --FAULT_EXIT(NEEDDSYNC)--> AWAIT_SYNC
+ *   IN_FAULT --FAULT_EXIT(other)--> DONE
+ *   AWAIT_SYNC --SYNC_ENTER--> IN_SYNC --SYNC_EXIT--> DONE
+ *   any --HANDLER_EXIT--> NONE
+ *
+ * What must hold (validate/README.md gives the reasoning):
+ *  - an INSERT inside IN_FAULT is the direct path: the fault's required
+ *    transaction / log sequence must already be durable, and the fault must
+ *    not return NEEDDSYNC afterwards;
+ *  - no INSERT in AWAIT_SYNC; in IN_SYNC only after vfs_fsync_range returned
+ *    0 over a range holding the page, for the fault's page, with the
+ *    required transaction / sequence durable at that instant;
+ *  - NEEDDSYNC is followed by dax_finish_sync_fault before the handler
+ *    returns (or the task faults again).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "syncorder_check.h"
+
+enum fstate { F_NONE, F_IN_FAULT, F_AWAIT_SYNC, F_IN_SYNC, F_DONE };
+
+struct sc_fault {
+	enum fstate state;
+	struct so_event enter;
+	bool have_iomap, have_iter;
+	struct so_event iomap, iter;
+	__u32 ret;
+	unsigned int n_direct, n_sync;
+	bool fsync_entered, fsync_done, mkwrite_seen;
+	__s32 fsync_ret;
+	__u64 fsync_start, fsync_end;
+	bool last_was_insert;
+	__u64 last_insert_addr;
+	__u8 last_insert_how;
+	unsigned int kinds;		/* bit per sc_kind already reported */
+	int nseq;
+	unsigned int seq_omitted;
+	char seq[SC_SEQ_MAX][SC_SEQ_LEN];
+};
+
+struct sc_task {
+	__u32 tid;
+	struct sc_task *next;
+	struct sc_fault f;
+};
+
+struct sc_dev {
+	__u32 dev;
+	bool has_ckpt, has_forced, has_commit, unsupported_reported;
+	__u64 ckpt;		/* highest xfs CIL sequence seen on the log */
+	__u64 forced;		/* highest sequence a sync log force returned 0 for */
+	__u64 commit;		/* last jbd2 commit seen */
+};
+
+static const char *const kind_names[SC_KIND_NR] = {
+	[SC_V_DIRECT_UNCOMMITTED] = "direct_uncommitted",
+	[SC_V_SYNC_UNCOMMITTED] = "sync_uncommitted",
+	[SC_V_INSERT_IN_NEEDDSYNC] = "insert_in_needdsync_fault",
+	[SC_V_INSERT_BEFORE_SYNC] = "insert_before_sync",
+	[SC_V_INSERT_BEFORE_FSYNC] = "insert_before_fsync",
+	[SC_V_FSYNC_RANGE] = "fsync_range",
+	[SC_V_WRONG_PAGE] = "wrong_page",
+	[SC_V_NO_SYNC] = "needdsync_not_synced",
+	[SC_V_DIRTY_NOT_SYNC] = "dirty_without_needdsync",
+	[SC_V_INSERT_OUTSIDE] = "insert_outside_fault",
+	[SC_E_NO_IOMAP] = "error_no_iomap_record",
+	[SC_E_UNSUPPORTED] = "error_unsupported",
+	[SC_E_SEQUENCE] = "error_sequence",
+	[SC_E_DROPS] = "error_events_dropped",
+};
+
+const char *sc_kind_name(enum sc_kind k)
+{
+	return k < SC_KIND_NR && kind_names[k] ? kind_names[k] : "?";
+}
+
+bool sc_kind_is_violation(enum sc_kind k)
+{
+	return k < SC_V_NR;
+}
+
+const char *sc_fs_name(int fs)
+{
+	return fs == SO_FS_EXT4 ? "ext4" : fs == SO_FS_XFS ? "xfs" : "other";
+}
+
+const char *sc_size_name(int size)
+{
+	return size == SO_SZ_PTE ? "pte" : size == SO_SZ_PMD ? "pmd" : "other";
+}
+
+/* ---- formatting ------------------------------------------------------------ */
+
+struct bitname {
+	unsigned long long bit;
+	const char *name;
+};
+
+static void bits(char *buf, size_t len, unsigned long long v,
+		 const struct bitname *names, size_t n)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		if (!(v & names[i].bit))
+			continue;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
+					off ? "|" : "", names[i].name);
+		v &= ~names[i].bit;
+	}
+	if (v || !off)
+		snprintf(buf + off, off < len ? len - off : 0, "%s0x%llx", off ? "|" : "", v);
+}
+
+#define NAMES(...) ((const struct bitname[]){ __VA_ARGS__ })
+#define NNAMES(...) (sizeof(NAMES(__VA_ARGS__)) / sizeof(NAMES(__VA_ARGS__)[0]))
+#define BITS(buf, v, ...) bits(buf, sizeof(buf), v, NAMES(__VA_ARGS__), NNAMES(__VA_ARGS__))
+
+static void vmret(char *buf, size_t len, unsigned long long v)
+{
+	bits(buf, len, v, NAMES({ 0x1, "OOM" }, { 0x2, "SIGBUS" }, { 0x4, "MAJOR" },
+			      { 0x100, "NOPAGE" }, { 0x200, "LOCKED" }, { 0x400, "RETRY" },
+			      { 0x800, "FALLBACK" }, { 0x1000, "DONE_COW" },
+			      { 0x2000, "NEEDDSYNC" }, { 0x4000, "COMPLETED" }),
+	     10);
+}
+
+#define IOMAP_FLAG_NAMES { 0x1, "NEW" }, { 0x2, "DIRTY" }, { 0x4, "SHARED" }, { 0x8, "MERGED" }
+#define IOMAP_IN_NAMES { 0x1, "WRITE" }, { 0x2, "ZERO" }, { 0x4, "REPORT" }, { 0x8, "FAULT" }, \
+	{ 0x10, "DIRECT" }, { 0x20, "NOWAIT" }, { 0x40, "OVERWRITE_ONLY" }, { 0x80, "UNSHARE" }, \
+	{ 0x100, "DAX" }
+
+static const char *iomap_type(unsigned int t)
+{
+	static const char *const n[] = { "HOLE", "DELALLOC", "MAPPED", "UNWRITTEN", "INLINE" };
+
+	return t < 5 ? n[t] : "?";
+}
+
+void sc_format_event(const struct so_event *e, char *buf, size_t len)
+{
+	char a[96], b[96];
+
+	switch (e->type) {
+	case SO_EV_FAULT_ENTER:
+		snprintf(buf, len, "dax_iomap_fault(pgoff %llu, %s, write, addr 0x%llx, i_size %llu)",
+			 (unsigned long long)e->pgoff, sc_size_name(e->size),
+			 (unsigned long long)e->fault.address,
+			 (unsigned long long)e->fault.i_size);
+		break;
+	case SO_EV_FAULT_EXIT:
+		vmret(a, sizeof(a), (__u32)e->ret);
+		snprintf(buf, len, "dax_iomap_fault returned %s", a);
+		break;
+	case SO_EV_IOMAP:
+		BITS(a, e->iomap.flags_in, IOMAP_IN_NAMES);
+		BITS(b, e->iomap.iomap_flags, IOMAP_FLAG_NAMES);
+		if (e->fs == SO_FS_EXT4) {
+			char own[32] = "none";
+
+			if (e->iomap.own != ~0ULL)
+				snprintf(own, sizeof(own), "%llu", (unsigned long long)e->iomap.own);
+			snprintf(buf, len, "ext4_iomap_begin(%llu+%llu, %s) = %d: flags %s %s, "
+				 "i_datasync_tid %llu -> %llu, handle tid %s, j_commit_sequence %llu",
+				 (unsigned long long)e->iomap.offset,
+				 (unsigned long long)e->iomap.length, a, e->iomap.ret, b,
+				 iomap_type(e->iomap.iomap_type),
+				 (unsigned long long)e->iomap.seq_entry,
+				 (unsigned long long)e->iomap.seq_exit, own,
+				 (unsigned long long)e->iomap.commit);
+		} else {
+			char own[32] = "none";
+
+			if (e->iomap.own != ~0ULL)
+				snprintf(own, sizeof(own), "%llu", (unsigned long long)e->iomap.own);
+			snprintf(buf, len, "xfs_direct_write_iomap_begin(%llu+%llu, %s) = %d: flags %s %s, "
+				 "ili_commit_seq %llu -> %llu, own sequence %s, pincount %u -> %u, fsync_fields 0x%x -> 0x%x%s",
+				 (unsigned long long)e->iomap.offset,
+				 (unsigned long long)e->iomap.length, a, e->iomap.ret, b,
+				 iomap_type(e->iomap.iomap_type),
+				 (unsigned long long)e->iomap.seq_entry,
+				 (unsigned long long)e->iomap.seq_exit,
+				 own,
+				 e->iomap.pin_entry, e->iomap.pin_exit,
+				 e->iomap.fields_entry, e->iomap.fields_exit,
+				 e->iomap.fs_flags & SO_FSF_XFS_DATASYNC_SEQ ? " (ili_datasync_seq kernel)" : "");
+		}
+		break;
+	case SO_EV_FAULT_ITER:
+		BITS(a, e->iter.iomap_flags, IOMAP_FLAG_NAMES);
+		BITS(b, e->iter.iter_flags, IOMAP_IN_NAMES);
+		snprintf(buf, len, "dax_fault_iter: iomap flags %s %s, iter flags %s", a,
+			 iomap_type(e->iter.iomap_type), b);
+		break;
+	case SO_EV_INSERT:
+		if (e->fs == SO_FS_EXT4) {
+			char run[32] = "none";
+
+			if (e->insert.running != ~0ULL)
+				snprintf(run, sizeof(run), "%llu", (unsigned long long)e->insert.running);
+			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): j_commit_sequence %llu, "
+				 "running tid %s, i_datasync_tid %llu",
+				 e->insert.how == SO_INS_PMD ? "PMD" : "PTE",
+				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
+				 (unsigned long long)e->insert.commit, run,
+				 (unsigned long long)e->insert.seq);
+		} else {
+			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): pincount %u, ili_commit_seq %llu",
+				 e->insert.how == SO_INS_PMD ? "PMD" : "PTE",
+				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
+				 e->insert.pin, (unsigned long long)e->insert.seq);
+		}
+		break;
+	case SO_EV_SYNC_ENTER:
+		snprintf(buf, len, "dax_finish_sync_fault(pgoff %llu, %s)",
+			 (unsigned long long)e->pgoff, sc_size_name(e->size));
+		break;
+	case SO_EV_SYNC_EXIT:
+		vmret(a, sizeof(a), (__u32)e->ret);
+		snprintf(buf, len, "dax_finish_sync_fault returned %s", a);
+		break;
+	case SO_EV_FSYNC_ENTER:
+		snprintf(buf, len, "vfs_fsync_range(%lld..%lld, datasync %u)",
+			 (long long)e->fsync.start, (long long)e->fsync.end, e->fsync.datasync);
+		break;
+	case SO_EV_FSYNC_EXIT:
+		snprintf(buf, len, "vfs_fsync_range returned %d (%s %llu)", e->fsync.ret,
+			 e->fs == SO_FS_EXT4 ? "j_commit_sequence" : "pincount",
+			 (unsigned long long)e->fsync.commit);
+		break;
+	case SO_EV_MKWRITE:
+		vmret(a, sizeof(a), (__u32)e->ret);
+		snprintf(buf, len, "dax_insert_pfn_mkwrite%s(pgoff %llu) %s",
+			 e->pad ? "_no_entry" : "", (unsigned long long)e->pgoff, a);
+		break;
+	case SO_EV_HANDLER_EXIT:
+		vmret(a, sizeof(a), (__u32)e->ret);
+		snprintf(buf, len, "fault handler returned %s", a);
+		break;
+	case SO_EV_JBD2_COMMIT:
+		snprintf(buf, len, "jbd2 commit of transaction %llu done (%u:%u)",
+			 (unsigned long long)e->log.seq, e->dev >> 20, e->dev & 0xfffff);
+		break;
+	case SO_EV_XFS_CKPT:
+		snprintf(buf, len, "xfs checkpoint %llu %s (%u:%u)", (unsigned long long)e->log.seq,
+			 e->log.aux ? "aborted" : "on the log", e->dev >> 20, e->dev & 0xfffff);
+		break;
+	case SO_EV_XFS_FORCE:
+		snprintf(buf, len, "xfs_log_force_seq(%llu, %s) returned %d",
+			 (unsigned long long)e->log.seq,
+			 e->log.aux & SO_XFS_LOG_SYNC ? "SYNC" : "async", e->log.ret);
+		break;
+	default:
+		snprintf(buf, len, "event type %u", e->type);
+	}
+}
+
+/* ---- tables ------------------------------------------------------------------ */
+
+struct sc_checker *sc_new(void)
+{
+	struct sc_checker *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->nbuckets = 1024;
+	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
+	if (!c->buckets) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void sc_free(struct sc_checker *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nbuckets; i++) {
+		struct sc_task *t = c->buckets[i], *n;
+
+		for (; t; t = n) {
+			n = t->next;
+			free(t);
+		}
+	}
+	free(c->buckets);
+	free(c->devs);
+	free(c->procs);
+	free(c);
+}
+
+static struct sc_task *task_get(struct sc_checker *c, __u32 tid, bool create)
+{
+	struct sc_task **b = &c->buckets[tid % c->nbuckets], *t;
+
+	for (t = *b; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	if (!create)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		perror("syncorder");
+		exit(1);
+	}
+	t->tid = tid;
+	t->next = *b;
+	*b = t;
+	return t;
+}
+
+static struct sc_dev *dev_get(struct sc_checker *c, __u32 dev)
+{
+	for (size_t i = 0; i < c->ndevs; i++)
+		if (c->devs[i].dev == dev)
+			return &c->devs[i];
+	if (c->ndevs == c->capdevs) {
+		size_t cap = c->capdevs ? c->capdevs * 2 : 8;
+		struct sc_dev *d = realloc(c->devs, cap * sizeof(*d));
+
+		if (!d) {
+			perror("syncorder");
+			exit(1);
+		}
+		c->devs = d;
+		c->capdevs = cap;
+	}
+	memset(&c->devs[c->ndevs], 0, sizeof(c->devs[0]));
+	c->devs[c->ndevs].dev = dev;
+	return &c->devs[c->ndevs++];
+}
+
+static struct sc_proc *proc_get(struct sc_checker *c, const struct so_event *e)
+{
+	struct sc_proc *p;
+
+	for (size_t i = c->nprocs; i-- > 0;)
+		if (c->procs[i].pid == e->pid)
+			return &c->procs[i];
+	if (c->nprocs == c->capprocs) {
+		size_t cap = c->capprocs ? c->capprocs * 2 : 16;
+
+		p = realloc(c->procs, cap * sizeof(*p));
+		if (!p) {
+			perror("syncorder");
+			exit(1);
+		}
+		c->procs = p;
+		c->capprocs = cap;
+	}
+	p = &c->procs[c->nprocs++];
+	memset(p, 0, sizeof(*p));
+	p->pid = e->pid;
+	memcpy(p->comm, e->comm, SO_COMM_LEN);
+	return p;
+}
+
+static void seq_add(struct sc_fault *f, const struct so_event *e)
+{
+	if (f->nseq >= SC_SEQ_MAX) {
+		f->seq_omitted++;
+		/* Keep the latest in the last slot: it is usually the culprit. */
+		sc_format_event(e, f->seq[SC_SEQ_MAX - 1], SC_SEQ_LEN);
+		return;
+	}
+	sc_format_event(e, f->seq[f->nseq++], SC_SEQ_LEN);
+}
+
+__attribute__((format(printf, 5, 6)))
+static void report(struct sc_checker *c, struct sc_fault *f,
+		   const struct so_event *e, enum sc_kind kind, const char *fmt, ...)
+{
+	struct sc_report *r;
+	va_list ap;
+
+	if (f) {
+		if (f->kinds & (1u << kind))
+			return;		/* once per fault and kind */
+		if (sc_kind_is_violation(kind) && !(f->kinds & ((1u << SC_V_NR) - 1)))
+			c->st.violating_faults++;
+		f->kinds |= 1u << kind;
+	}
+	c->by_kind[kind]++;
+	if (sc_kind_is_violation(kind))
+		c->n_violations++;
+	else
+		c->n_errors++;
+	{
+		const struct so_event *who = f && f->state != F_NONE ? &f->enter : e;
+
+		if (who) {
+			struct sc_proc *p = proc_get(c, who);
+
+			if (sc_kind_is_violation(kind) && !p->violations) {
+				va_start(ap, fmt);
+				vsnprintf(p->first, sizeof(p->first), fmt, ap);
+				va_end(ap);
+			}
+			p->by_kind[kind]++;
+			if (sc_kind_is_violation(kind))
+				p->violations++;
+			else
+				p->errors++;
+		}
+	}
+	if (c->nreports >= SC_DETAIL_MAX) {
+		c->reports_dropped++;
+		return;
+	}
+	r = &c->reports[c->nreports++];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	if (f && f->state != F_NONE) {
+		e = &f->enter;
+	}
+	if (e) {
+		r->pid = e->pid;
+		r->tid = e->tid;
+		memcpy(r->comm, e->comm, SO_COMM_LEN);
+		r->dev = e->dev;
+		r->ino = e->ino;
+		r->pgoff = e->pgoff;
+		r->fs = e->fs;
+		r->size = e->size;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	va_end(ap);
+	if (f) {
+		r->nseq = f->nseq;
+		memcpy(r->seq, f->seq, sizeof(r->seq));
+		if (f->seq_omitted && r->nseq == SC_SEQ_MAX)
+			snprintf(r->seq[SC_SEQ_MAX - 2], SC_SEQ_LEN, "... %u more events ...",
+				 f->seq_omitted);
+	}
+}
+
+static void set_required(struct sc_checker *c, __u64 req)
+{
+	struct sc_report *r = c->nreports ? &c->reports[c->nreports - 1] : NULL;
+
+	if (r) {
+		r->required = req;
+		r->has_required = true;
+	}
+}
+
+/* ---- the invariant ------------------------------------------------------------- */
+
+enum req { REQ_ERROR, REQ_UNSUPPORTED, REQ_NONE, REQ_SOME };
+
+/*
+ * What must be durable before this fault may install a writable entry.
+ * ext4: the fault changed the mapping (IOMAP_F_NEW: allocation or unwritten
+ *   conversion) -> the transaction of its own handle; else the inode's
+ *   i_datasync_tid read when iomap_begin started, which covers every earlier
+ *   mapping change of the file and cannot be moved by later ones.
+ * xfs: IOMAP_F_NEW -> ili_commit_seq right after the allocating
+ *   transaction; else, at iomap_begin entry, ili_commit_seq if the inode was
+ *   pinned with non-timestamp fsync fields (<= 6.12), or ili_datasync_seq
+ *   (6.18); else nothing.
+ */
+static enum req required(const struct sc_fault *f, __u64 *req)
+{
+	const struct so_iomap_rec *m = &f->iomap.iomap;
+	bool isnew;
+
+	if (!f->have_iomap)
+		return f->enter.fs == SO_FS_OTHER ? REQ_UNSUPPORTED : REQ_ERROR;
+	isnew = m->iomap_flags & SO_IOMAP_F_NEW;
+	if (f->iomap.fs == SO_FS_EXT4) {
+		if ((m->fs_flags | f->enter.fault.fs_flags) &
+		    (SO_FSF_EXT4_FAST_COMMIT | SO_FSF_EXT4_NO_JOURNAL))
+			return REQ_UNSUPPORTED;
+		if (isnew)
+			*req = m->own != ~0ULL ? m->own : m->seq_exit;
+		else
+			*req = m->seq_entry;
+		return REQ_SOME;
+	}
+	if (isnew) {
+		*req = m->own != ~0ULL ? m->own : m->seq_exit;
+		return REQ_SOME;
+	}
+	if (m->fs_flags & SO_FSF_XFS_DATASYNC_SEQ) {
+		*req = m->dsync_entry;
+		return *req ? REQ_SOME : REQ_NONE;
+	}
+	if (m->pin_entry && (m->fields_entry & ~SO_XFS_ILOG_TIMESTAMP)) {
+		*req = m->seq_entry;
+		return REQ_SOME;
+	}
+	return REQ_NONE;
+}
+
+/* Is @req durable at the insertion @ins? */
+static bool durable(struct sc_checker *c, const struct so_event *ins, __u64 req)
+{
+	struct sc_dev *d;
+
+	if (ins->fs == SO_FS_EXT4)
+		return sc_tid_geq((__u32)ins->insert.commit, (__u32)req);
+	/* xfs: the inode unpinned (every checkpoint holding it is on the
+	 * log), a checkpoint at or after req completed, or a synchronous
+	 * force up to req returned 0. */
+	if (ins->insert.pin == 0)
+		return true;
+	d = dev_get(c, ins->dev);
+	return (d->has_ckpt && d->ckpt >= req) || (d->has_forced && d->forced >= req);
+}
+
+static void commit_state(struct sc_checker *c, const struct so_event *ins,
+			 char *buf, size_t len)
+{
+	struct sc_dev *d;
+
+	if (ins->fs == SO_FS_EXT4) {
+		snprintf(buf, len, "j_commit_sequence %llu", (unsigned long long)ins->insert.commit);
+		return;
+	}
+	d = dev_get(c, ins->dev);
+	if (d->has_ckpt)
+		snprintf(buf, len, "inode pincount %u, last checkpoint on the log %llu",
+			 ins->insert.pin, (unsigned long long)d->ckpt);
+	else
+		snprintf(buf, len, "inode pincount %u, no checkpoint seen on the log",
+			 ins->insert.pin);
+}
+
+static const char *what(int fs)
+{
+	return fs == SO_FS_EXT4 ? "transaction" : "log sequence";
+}
+
+/* Check an insertion against the fault's requirement. */
+static void check_commit(struct sc_checker *c, struct sc_fault *f,
+			 const struct so_event *ins, bool sync)
+{
+	char state[128], a[64], b[64];
+	enum req r;
+	__u64 req = 0;
+
+	r = required(f, &req);
+	if (r == REQ_ERROR) {
+		report(c, f, ins, SC_E_NO_IOMAP,
+		       "writable entry installed but no %s iomap_begin record for the fault: cannot check it",
+		       sc_fs_name(f->enter.fs));
+		return;
+	}
+	if (r == REQ_UNSUPPORTED) {
+		struct sc_dev *d = dev_get(c, f->enter.dev);
+
+		c->st.unsupported++;
+		if (!d->unsupported_reported) {
+			__u32 fl = f->enter.fault.fs_flags;
+
+			d->unsupported_reported = true;
+			report(c, f, ins, SC_E_UNSUPPORTED, "%s",
+			       fl & SO_FSF_EXT4_FAST_COMMIT ?
+			       "ext4 with fast_commit: durability comes from fast commits, not jbd2 commits; "
+			       "the per-fault check does not model them (mkfs.ext4 -O ^fast_commit)" :
+			       fl & SO_FSF_EXT4_NO_JOURNAL ?
+			       "ext4 without a journal: nothing to commit, the check does not apply" :
+			       "filesystem other than ext4 or xfs: not checked");
+		}
+		return;
+	}
+	c->st.checked++;
+	proc_get(c, ins)->checked++;
+	if (r == REQ_NONE || durable(c, ins, req)) {
+		if (ins->fs == SO_FS_EXT4 ? !sc_tid_geq((__u32)ins->insert.commit, (__u32)ins->insert.seq) :
+		    ins->insert.pin > 0)
+			c->st.naive_flagged++, proc_get(c, ins)->naive_flagged++;
+		return;
+	}
+	commit_state(c, ins, state, sizeof(state));
+	if (sync) {
+		report(c, f, ins, SC_V_SYNC_UNCOMMITTED,
+		       "metadata sync returned 0 but %s %llu is not committed (%s) when the writable %s goes in",
+		       what(f->enter.fs), (unsigned long long)req, state,
+		       ins->insert.how == SO_INS_PMD ? "PMD" : "PTE");
+	} else {
+		BITS(a, f->have_iomap ? f->iomap.iomap.iomap_flags : 0, IOMAP_FLAG_NAMES);
+		if (f->have_iter)
+			BITS(b, f->iter.iter.iomap_flags, IOMAP_FLAG_NAMES);
+		else
+			snprintf(b, sizeof(b), "not seen");
+		report(c, f, ins, SC_V_DIRECT_UNCOMMITTED,
+		       "writable entry over uncommitted %s %llu (%s), no NEEDDSYNC returned "
+		       "(iomap flags from the fs %s, at dax_fault_iter %s)",
+		       what(f->enter.fs), (unsigned long long)req, state, a, b);
+	}
+	set_required(c, req);
+}
+
+static bool same_page(const struct sc_fault *f, const struct so_event *e)
+{
+	if (e->dev != f->enter.dev || e->ino != f->enter.ino)
+		return false;
+	if (f->enter.size == SO_SZ_PMD)
+		return e->pgoff >> 9 == f->enter.pgoff >> 9;
+	return e->pgoff == f->enter.pgoff;
+}
+
+/* ---- events -------------------------------------------------------------------- */
+
+static void end_fault(struct sc_checker *c, struct sc_task *t, const char *why)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state == F_AWAIT_SYNC)
+		report(c, f, NULL, SC_V_NO_SYNC,
+		       "dax_iomap_fault returned NEEDDSYNC but dax_finish_sync_fault was not called (%s)", why);
+	else if (f->state == F_IN_FAULT || f->state == F_IN_SYNC)
+		report(c, f, NULL, SC_E_SEQUENCE, "fault still in %s when %s",
+		       f->state == F_IN_FAULT ? "dax_iomap_fault" : "dax_finish_sync_fault", why);
+	memset(f, 0, sizeof(*f));
+}
+
+static void on_fault_enter(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_NONE && f->state != F_DONE)
+		end_fault(c, t, "the task entered its next fault");
+	memset(f, 0, sizeof(*f));
+	f->state = F_IN_FAULT;
+	f->enter = *e;
+	seq_add(f, e);
+	c->st.faults++;
+	proc_get(c, e)->faults++;
+	if (e->fs == SO_FS_EXT4)
+		c->st.faults_ext4++;
+	else if (e->fs == SO_FS_XFS)
+		c->st.faults_xfs++;
+	else
+		c->st.faults_other++;
+	if (e->size == SO_SZ_PMD)
+		c->st.faults_pmd++;
+	else
+		c->st.faults_pte++;
+	dev_get(c, e->dev);
+}
+
+static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	/* Two hooks on one insertion (a helper calling another): once. */
+	if (f->last_was_insert && f->last_insert_addr == e->insert.address &&
+	    f->last_insert_how == e->insert.how)
+		return;
+	if (f->state != F_NONE)
+		seq_add(f, e);
+	f->last_was_insert = true;
+	f->last_insert_addr = e->insert.address;
+	f->last_insert_how = e->insert.how;
+
+	switch (f->state) {
+	case F_IN_FAULT:
+		f->n_direct++;
+		c->st.direct_inserts++;
+		proc_get(c, e)->direct_inserts++;
+		if (!same_page(f, e))
+			report(c, f, e, SC_V_WRONG_PAGE,
+			       "writable entry for pgoff %llu inside the fault on pgoff %llu",
+			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+		check_commit(c, f, e, false);
+		break;
+	case F_AWAIT_SYNC:
+		report(c, f, e, SC_V_INSERT_BEFORE_SYNC,
+		       "writable entry installed after NEEDDSYNC but before dax_finish_sync_fault");
+		break;
+	case F_IN_SYNC:
+		f->n_sync++;
+		c->st.sync_inserts++;
+		proc_get(c, e)->sync_inserts++;
+		if (!same_page(f, e))
+			report(c, f, e, SC_V_WRONG_PAGE,
+			       "writable entry for pgoff %llu in the sync of the fault on pgoff %llu",
+			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+		if (!f->fsync_done || f->fsync_ret != 0) {
+			if (f->fsync_done)
+				report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
+				       "writable entry installed although the metadata sync failed (%d)",
+				       f->fsync_ret);
+			else
+				report(c, f, e, SC_V_INSERT_BEFORE_FSYNC, "%s",
+				       f->fsync_entered ?
+				       "writable entry installed while the metadata sync was running" :
+				       "writable entry installed without a metadata sync");
+			break;
+		}
+		{
+			__u64 pos = f->enter.pgoff << 12;
+
+			if (f->fsync_start > pos || f->fsync_end < pos)
+				report(c, f, e, SC_V_FSYNC_RANGE,
+				       "metadata sync covered %llu..%llu, not the faulting offset %llu",
+				       (unsigned long long)f->fsync_start,
+				       (unsigned long long)f->fsync_end, (unsigned long long)pos);
+		}
+		check_commit(c, f, e, true);
+		break;
+	default: {
+		struct sc_fault tmp = { 0 };
+
+		tmp.enter = *e;
+		seq_add(&tmp, e);
+		report(c, &tmp, e, SC_V_INSERT_OUTSIDE,
+		       "writable entry installed in a VM_SYNC mapping outside any traced DAX fault");
+	}
+	}
+}
+
+static void on_global(struct sc_checker *c, const struct so_event *e)
+{
+	struct sc_dev *d = dev_get(c, e->dev);
+
+	switch (e->type) {
+	case SO_EV_JBD2_COMMIT:
+		c->st.jbd2_commits++;
+		d->has_commit = true;
+		d->commit = e->log.seq;
+		break;
+	case SO_EV_XFS_CKPT:
+		c->st.xfs_checkpoints++;
+		if (!e->log.aux && (!d->has_ckpt || e->log.seq > d->ckpt)) {
+			d->ckpt = e->log.seq;
+			d->has_ckpt = true;
+		}
+		break;
+	}
+	/* Shown in the sequence of every fault in flight on that device. */
+	for (size_t i = 0; i < c->nbuckets; i++)
+		for (struct sc_task *t = c->buckets[i]; t; t = t->next)
+			if (t->f.state != F_NONE && t->f.state != F_DONE &&
+			    t->f.enter.dev == e->dev)
+				seq_add(&t->f, e);
+}
+
+void sc_feed(struct sc_checker *c, const struct so_event *e)
+{
+	struct sc_task *t;
+	struct sc_fault *f;
+
+	c->st.events++;
+	if (e->type == SO_EV_JBD2_COMMIT || e->type == SO_EV_XFS_CKPT) {
+		on_global(c, e);
+		return;
+	}
+	t = task_get(c, e->tid, true);
+	f = &t->f;
+	if (e->type != SO_EV_INSERT)
+		f->last_was_insert = false;
+
+	switch (e->type) {
+	case SO_EV_FAULT_ENTER:
+		on_fault_enter(c, t, e);
+		break;
+	case SO_EV_IOMAP:
+	case SO_EV_FAULT_ITER:
+		if (f->state != F_IN_FAULT) {
+			report(c, NULL, e, SC_E_SEQUENCE, "iomap record outside dax_iomap_fault");
+			break;
+		}
+		seq_add(f, e);
+		if (e->type == SO_EV_IOMAP) {
+			f->have_iomap = true;
+			f->iomap = *e;
+			if (e->iomap.iomap_flags & SO_IOMAP_F_NEW)
+				c->st.allocating++, proc_get(c, e)->allocating++;
+		} else {
+			f->have_iter = true;
+			f->iter = *e;
+		}
+		break;
+	case SO_EV_INSERT:
+		on_insert(c, t, e);
+		break;
+	case SO_EV_FAULT_EXIT:
+		if (f->state != F_IN_FAULT) {
+			report(c, NULL, e, SC_E_SEQUENCE, "dax_iomap_fault return without its entry");
+			break;
+		}
+		seq_add(f, e);
+		f->ret = (__u32)e->ret;
+		if (f->ret & SO_VM_FAULT_NEEDDSYNC) {
+			c->st.needdsync++;
+			proc_get(c, e)->needdsync++;
+			if (f->n_direct)
+				report(c, f, e, SC_V_INSERT_IN_NEEDDSYNC,
+				       "dax_iomap_fault returned NEEDDSYNC after installing a writable entry");
+			f->state = F_AWAIT_SYNC;
+		} else {
+			if (f->n_direct && f->have_iter &&
+			    (f->iter.iter.iomap_flags & SO_IOMAP_F_DIRTY) &&
+			    (f->iter.iter.iter_flags & SO_IOMAP_WRITE))
+				report(c, f, e, SC_V_DIRTY_NOT_SYNC,
+				       "IOMAP_F_DIRTY reached dax_fault_iter on a VM_SYNC write fault, "
+				       "yet a writable entry went in and no NEEDDSYNC was returned");
+			f->state = F_DONE;
+		}
+		break;
+	case SO_EV_SYNC_ENTER:
+		if (f->state != F_AWAIT_SYNC) {
+			struct sc_fault tmp = { 0 };
+
+			tmp.enter = *e;
+			seq_add(&tmp, e);
+			report(c, &tmp, e, SC_E_SEQUENCE,
+			       "dax_finish_sync_fault without a preceding NEEDDSYNC fault in the task");
+			/* Track it anyway so its insertion is checked. */
+			memset(f, 0, sizeof(*f));
+			f->enter = *e;
+			f->enter.fault.fs_flags = 0;
+			f->state = F_IN_SYNC;
+			seq_add(f, e);
+			break;
+		}
+		seq_add(f, e);
+		c->st.syncs++;
+		if (!same_page(f, e))
+			report(c, f, e, SC_V_WRONG_PAGE,
+			       "dax_finish_sync_fault for pgoff %llu after the NEEDDSYNC fault on pgoff %llu",
+			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+		f->state = F_IN_SYNC;
+		break;
+	case SO_EV_FSYNC_ENTER:
+	case SO_EV_FSYNC_EXIT:
+		if (f->state != F_IN_SYNC) {
+			report(c, NULL, e, SC_E_SEQUENCE, "metadata sync outside dax_finish_sync_fault");
+			break;
+		}
+		seq_add(f, e);
+		f->fsync_start = e->fsync.start;
+		f->fsync_end = e->fsync.end;
+		if (e->type == SO_EV_FSYNC_ENTER) {
+			f->fsync_entered = true;
+		} else {
+			f->fsync_done = true;
+			f->fsync_ret = e->fsync.ret;
+		}
+		break;
+	case SO_EV_XFS_FORCE:
+		if (f->state == F_IN_SYNC)
+			seq_add(f, e);
+		c->st.xfs_forces++;
+		if (e->log.ret == 0 && (e->log.aux & SO_XFS_LOG_SYNC)) {
+			struct sc_dev *d = dev_get(c, e->dev);
+
+			if (!d->has_forced || e->log.seq > d->forced) {
+				d->forced = e->log.seq;
+				d->has_forced = true;
+			}
+		}
+		break;
+	case SO_EV_MKWRITE:
+		if (e->pad)
+			c->st.no_entry++;
+		if (f->state != F_IN_SYNC) {
+			report(c, NULL, e, SC_E_SEQUENCE, "dax_insert_pfn_mkwrite outside dax_finish_sync_fault");
+			break;
+		}
+		seq_add(f, e);
+		f->mkwrite_seen = true;
+		if (!same_page(f, e))
+			report(c, f, e, SC_V_WRONG_PAGE,
+			       "dax_insert_pfn_mkwrite for pgoff %llu in the sync of the fault on pgoff %llu",
+			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+		if (!e->pad && !f->n_sync)
+			report(c, f, e, SC_E_SEQUENCE,
+			       "dax_insert_pfn_mkwrite fired but the insertion itself was not observed");
+		else if (!e->pad && !f->fsync_done)
+			report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
+			       "dax_insert_pfn_mkwrite before the metadata sync returned");
+		break;
+	case SO_EV_SYNC_EXIT:
+		if (f->state != F_IN_SYNC) {
+			report(c, NULL, e, SC_E_SEQUENCE, "dax_finish_sync_fault return without its entry");
+			break;
+		}
+		seq_add(f, e);
+		if (f->fsync_done && f->fsync_ret == 0 && !f->mkwrite_seen)
+			report(c, f, e, SC_E_SEQUENCE,
+			       "metadata sync succeeded but dax_insert_pfn_mkwrite was not seen");
+		if (!f->fsync_entered && !f->n_sync)
+			report(c, f, e, SC_E_SEQUENCE,
+			       "dax_finish_sync_fault returned without a metadata sync (vfs_fsync_range hook missed?)");
+		f->state = F_DONE;
+		break;
+	case SO_EV_HANDLER_EXIT:
+		if (f->state != F_NONE) {
+			seq_add(f, e);
+			end_fault(c, t, "the fault handler returned");
+		}
+		break;
+	default:
+		report(c, NULL, e, SC_E_SEQUENCE, "unknown event type %u", e->type);
+	}
+}
+
+void sc_set_drops(struct sc_checker *c, unsigned long long drops)
+{
+	c->st.drops = drops;
+}
+
+void sc_finish(struct sc_checker *c)
+{
+	if (c->finished)
+		return;
+	c->finished = true;
+	for (size_t i = 0; i < c->nbuckets; i++)
+		for (struct sc_task *t = c->buckets[i]; t; t = t->next)
+			if (t->f.state == F_IN_FAULT || t->f.state == F_AWAIT_SYNC ||
+			    t->f.state == F_IN_SYNC)
+				c->st.in_flight++;
+	if (c->st.drops)
+		report(c, NULL, NULL, SC_E_DROPS,
+		       "%llu event records were lost (ring buffer full): the check is incomplete",
+		       c->st.drops);
+}
+
+int sc_result(const struct sc_checker *c)
+{
+	if (c->n_violations || c->n_errors || c->st.drops)
+		return 1;
+	return c->st.checked ? 0 : 4;
+}

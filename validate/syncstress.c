@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syncstress: synchronous DAX write faults of several threads on ONE file,
+ * while another thread keeps allocating blocks of the same file with
+ * pwrite(). The workload that separates a per-fault ordering check from a
+ * per-inode one: between a fault's metadata sync and its writable entry,
+ * other tasks move the inode's datasync tid (ext4) or pin it again (xfs).
+ *
+ *   syncstress -f /mnt/ext4/s [-t THREADS] [-n PAGES] [--no-writer]
+ *
+ * Thread i stores to pages i, i+T, i+2T, ... of a MAP_SHARED_VALIDATE|
+ * MAP_SYNC mapping of the first PAGES pages (MADV_NOHUGEPAGE: PTE faults);
+ * the writer pwrite()s 4 KiB blocks into the next PAGES pages until the
+ * faulting threads are done. The file is removed at the end.
+ * Exit status (lib/exitcodes.h): 0 ok, 1 runtime error, 2 usage,
+ * 4 no MAP_SYNC in this kernel, 5 MAP_SYNC refused for this file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "exitcodes.h"
+
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE 0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC 0x80000
+#endif
+
+#define PAGE 4096UL
+
+static struct {
+	const char *path;
+	unsigned long threads, pages;
+	bool writer;
+} env = { .threads = 4, .pages = 256, .writer = true };
+
+static char *map;
+static int fd = -1;
+static atomic_bool faulters_done;
+static unsigned long writes;
+
+struct worker {
+	pthread_t th;
+	unsigned long id;
+};
+
+static void *fault_pages(void *arg)
+{
+	struct worker *w = arg;
+
+	for (unsigned long p = w->id; p < env.pages; p += env.threads)
+		*(volatile char *)(map + p * PAGE) = (char)(p | 1);
+	return NULL;
+}
+
+/* Allocate blocks of the same inode through the write path, in the half of
+ * the file that is not mapped, until the faulting threads are done. */
+static void *allocate_blocks(void *arg)
+{
+	char buf[PAGE];
+	unsigned long p = 0;
+
+	(void)arg;
+	memset(buf, 0x5a, sizeof(buf));
+	while (!atomic_load(&faulters_done)) {
+		off_t off = (off_t)((env.pages + p % env.pages) * PAGE);
+
+		if (pwrite(fd, buf, sizeof(buf), off) != (ssize_t)sizeof(buf))
+			break;
+		writes++;
+		/* Punch it again now and then so there is always something
+		 * to allocate. */
+		if (++p % env.pages == 0)
+			fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				  (off_t)(env.pages * PAGE), (off_t)(env.pages * PAGE));
+	}
+	return NULL;
+}
+
+static int usage(const char *msg)
+{
+	fprintf(stderr, "syncstress: %s\nusage: syncstress -f FILE [-t THREADS] [-n PAGES] [--no-writer]\n", msg);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "pages", required_argument, NULL, 'n' },
+		{ "no-writer", no_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct worker *w = NULL;
+	pthread_t writer;
+	bool writer_started = false;
+	int c, ret = EXIT_RUNTIME;
+	size_t len;
+
+	while ((c = getopt_long(argc, argv, "f:t:n:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'f':
+			env.path = optarg;
+			break;
+		case 't':
+			env.threads = strtoul(optarg, &end, 10);
+			if (*end || !env.threads || env.threads > 256)
+				return usage("invalid --threads (1..256)");
+			break;
+		case 'n':
+			env.pages = strtoul(optarg, &end, 10);
+			if (*end || !env.pages || env.pages > (1UL << 20))
+				return usage("invalid --pages (1..1048576)");
+			break;
+		case 'W':
+			env.writer = false;
+			break;
+		case 'h':
+			printf("usage: syncstress -f FILE [-t THREADS] [-n PAGES] [--no-writer]\n");
+			return EXIT_OK;
+		default:
+			return usage("bad option");
+		}
+	}
+	if (!env.path || optind != argc)
+		return usage("-f FILE is required, no other arguments");
+
+	len = env.pages * PAGE;
+	fd = open(env.path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "syncstress: %s: %s\n", env.path, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (ftruncate(fd, (off_t)(2 * len))) {
+		fprintf(stderr, "syncstress: ftruncate: %s\n", strerror(errno));
+		goto out;
+	}
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0);
+	if (map == MAP_FAILED) {
+		map = NULL;
+		fprintf(stderr, "syncstress: mmap MAP_SYNC: %s\n", strerror(errno));
+		ret = errno == EINVAL ? EXIT_NO_MAP_SYNC : errno == EOPNOTSUPP ? EXIT_SYNC_REFUSED : EXIT_RUNTIME;
+		goto out;
+	}
+	if (madvise(map, len, MADV_NOHUGEPAGE))
+		fprintf(stderr, "syncstress: warning: MADV_NOHUGEPAGE: %s\n", strerror(errno));
+	w = calloc(env.threads, sizeof(*w));
+	if (!w)
+		goto out;
+	if (env.writer) {
+		if (pthread_create(&writer, NULL, allocate_blocks, NULL))
+			goto out;
+		writer_started = true;
+	}
+	for (unsigned long i = 0; i < env.threads; i++) {
+		w[i].id = i;
+		if (pthread_create(&w[i].th, NULL, fault_pages, &w[i])) {
+			env.threads = i;
+			break;
+		}
+	}
+	for (unsigned long i = 0; i < env.threads; i++)
+		pthread_join(w[i].th, NULL);
+	atomic_store(&faulters_done, true);
+	if (writer_started)
+		pthread_join(writer, NULL);
+	printf("syncstress: %lu pages faulted by %lu threads, %lu blocks written alongside\n",
+	       env.pages, env.threads, writes);
+	ret = EXIT_OK;
+out:
+	if (map)
+		munmap(map, len);
+	free(w);
+	close(fd);
+	unlink(env.path);
+	return ret;
+}

@@ -1,0 +1,85 @@
+# validate/: the MAP_SYNC ordering checker (syncorder) and the kernel module
+# that injects ordering bugs to prove it can fail. Make fragment included by
+# the top-level Makefile after bpf/bpf.mk. Uses O, Q, msg, CC, CFLAGS,
+# LIB_OBJS, LIB_HDRS, BPF_CLANG, BPFTOOL, BPF_CFLAGS, $(O)/bpf/vmlinux.h
+# (bpf/bpf.mk) and GUEST_KERNEL_VERSION (kernel-config/guest-kernel.mk).
+# Produces:
+#   $(O)/bin/syncorder               static, runs in the guest
+#   $(O)/bin/syncstress              static, same-inode concurrency workload
+#   $(O)/mutants/mapsync_mutant.ko   built against the guest kernel's headers
+#   $(O)/tests/test_syncorder        host unit test of the state machine
+# and the target check-syncorder (the guest job tests/guest/syncorder.sh).
+#   GUEST_HEADERS=dir   kernel headers/build tree for the module (default:
+#                       Debian's linux-headers-$(GUEST_KERNEL_VERSION))
+
+# Rules below must not become the default goal: put it back at the end.
+validate_saved_goal := $(.DEFAULT_GOAL)
+
+GUEST_HEADERS ?= /usr/src/linux-headers-$(GUEST_KERNEL_VERSION)
+SYNCORDER := $(O)/bin/syncorder
+SYNCSTRESS := $(O)/bin/syncstress
+MUTANT_KO := $(O)/mutants/mapsync_mutant.ko
+SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o
+SYNCORDER_HDRS := validate/syncorder.h validate/syncorder_check.h
+
+all: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO)
+
+$(O)/validate $(O)/mutants:
+	$(Q)mkdir -p $@
+
+$(O)/validate/syncorder.bpf.o: validate/syncorder.bpf.c validate/syncorder.h $(O)/bpf/vmlinux.h | $(O)/validate
+	$(call msg,BPF,$@)
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ivalidate -c $< -o $@
+
+$(O)/validate/syncorder.skel.h: $(O)/validate/syncorder.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name syncorder_bpf > $@
+
+$(O)/validate/syncorder.o: validate/syncorder.c $(O)/validate/syncorder.skel.h $(SYNCORDER_HDRS) $(LIB_HDRS) | $(O)/validate
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(O)/validate -Ivalidate -c $< -o $@
+
+$(O)/validate/syncorder_check.o: validate/syncorder_check.c $(SYNCORDER_HDRS) | $(O)/validate
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Ivalidate -c $< -o $@
+
+$(SYNCORDER): $(SYNCORDER_OBJS) $(LIB_OBJS) | $(O)/bin
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) -static $(SYNCORDER_OBJS) $(LIB_OBJS) -lbpf -lelf -lz -o $@
+
+# The same-inode concurrency workload of the guest job.
+$(SYNCSTRESS): validate/syncstress.c lib/exitcodes.h | $(O)/bin
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) -static -pthread $< -o $@
+
+# The state machine's unit test links syncorder_check.o: this rule wins over
+# the generic tests/unit one.
+$(O)/tests/test_syncorder: tests/unit/test_syncorder.c $(O)/validate/syncorder_check.o \
+		$(SYNCORDER_HDRS) tests/unit/ktap.h $(LIB_OBJS) | $(O)/tests
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) -Ivalidate $< $(O)/validate/syncorder_check.o $(LIB_OBJS) -o $@
+
+# The module is built in a copy of its sources (kbuild writes next to them)
+# by a make that does not inherit our command line (O=, V=).
+$(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild | $(O)/mutants
+	$(call msg,KMOD,$@)
+	$(Q)if [ ! -f "$(GUEST_HEADERS)/Makefile" ]; then \
+		echo "validate: no kernel headers in $(GUEST_HEADERS): install $(GUEST_HEADERS_PKG) (make deps) or set GUEST_HEADERS=" >&2; \
+		exit 1; \
+	fi
+	$(Q)rm -rf $(O)/mutants/build && mkdir -p $(O)/mutants/build && \
+		cp validate/mutants/mapsync_mutant.c validate/mutants/Kbuild $(O)/mutants/build/ && \
+		MAKEFLAGS= make -s -C $(GUEST_HEADERS) M=$(abspath $(O)/mutants/build) \
+			V=$(if $(filter 1,$(V)),1,0) modules >$(O)/mutants/build.log 2>&1 || \
+		{ cat $(O)/mutants/build.log >&2; exit 1; }
+	$(Q)cp $(O)/mutants/build/mapsync_mutant.ko $@
+
+# The guest job: the checker on clean runs of every scenario, then with each
+# mutant loaded. One boot, one KTAP document in $(O)/check/guest-syncorder.tap.
+.PHONY: check-syncorder
+check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INITRD) | $(O)/check
+	@echo '  TEST     syncorder guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
+	$(Q)$(VM_ENV) JOB_FILES="$(MUTANT_KO)" sh tests/host/guest.sh tests/guest/syncorder.sh \
+		$(O)/check/guest-syncorder $(O)/check/guest-syncorder.tap
+
+.DEFAULT_GOAL := $(validate_saved_goal)
