@@ -53,6 +53,12 @@ UNIT_SH := $(wildcard tests/unit/test-*.sh)
 .PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
 all: $(BENCH_BINS) $(UNIT_BINS)
 
+# Each part brings its own rules; they add to 'all' and to the checks.
+include bpf/bpf.mk
+include validate/validate.mk
+include validate/crash/crash.mk
+all: $(DAXLAT) $(CRASH_BINS)
+
 help:
 	@echo 'make            build the benchmark, tools and unit tests into $(O)/'
 	@echo 'make deps       install the missing Debian packages (root)'
@@ -98,7 +104,7 @@ check: deps
 .PHONY: check-all
 check-all: all $(INITRD)
 	$(Q)rm -rf $(O)/check && mkdir -p $(O)/check
-	$(Q)$(MAKE) --no-print-directory -k check-host check-guest; \
+	$(Q)$(MAKE) --no-print-directory -k check-host check-guest check-bpf check-syncorder crash-check; \
 	sh tests/summary.sh $(O)/check/*.tap
 
 check-host: all | $(O)/check
@@ -110,6 +116,11 @@ check-host: all | $(O)/check
 check-guest: all $(INITRD) | $(O)/check
 	@echo '  TEST     guest tests (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) sh tests/host/guest.sh tests/guest/check.sh $(O)/check/guest $(O)/check/guest.tap
+
+.PHONY: check-bpf
+check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) | $(O)/check
+	@echo '  TEST     daxlat guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
+	$(Q)$(VM_ENV) sh tests/host/guest.sh tests/guest/bpf.sh $(O)/check/guest-bpf $(O)/check/guest-bpf.tap
 
 reproduce: deps
 	$(Q)$(MAKE) --no-print-directory reproduce-run

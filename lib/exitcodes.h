@@ -17,5 +17,8 @@
 #define EXIT_SYNC_REFUSED	5 /* MAP_SYNC refused for this file (EOPNOTSUPP) */
 #define EXIT_NO_SPACE		6 /* ENOSPC/EDQUOT, or SIGBUS while storing to the mapping */
 #define EXIT_VM_SYNC_MISMATCH	7 /* VM_SYNC ("sf" in smaps) differs from what was requested */
+#define EXIT_NO_BTF		8 /* the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): no CO-RE tool can run */
+#define EXIT_NO_PROBE		9 /* a function the tool needs can be traced neither by fentry nor kprobe */
+#define EXIT_DATA_LOST		10 /* a verifier found pages lost after a crash: a verdict, not an error */
 
 #endif /* SUITE_EXITCODES_H */

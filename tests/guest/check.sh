@@ -60,15 +60,10 @@ expect_exit() {
 nbench=$(( 2 * (3 * 2 + 2 + 1) ))
 ktap_header $((3 + 2 + 4 + nbench))
 
-pmem_both_fsdax() {
-	pmem_setup && udev_wait /dev/pmem1 &&
-		[ "$(ndctl list -N | grep -c "\"mode\":\"fsdax\"")" = 2 ]
-}
-mkfs_mount() { fs_mkfs "$1" "$2" && fs_mount "$1" "$2" "/mnt/$1"; }
 
-ktap_check pmem_namespaces_fsdax pmem_both_fsdax
-ktap_check ext4_mount_dax mkfs_mount ext4 /dev/pmem0
-ktap_check xfs_mount_dax mkfs_mount xfs /dev/pmem1
+ktap_check pmem_namespaces_fsdax pmem_expect 2
+ktap_check ext4_mount_dax fs_setup ext4 /dev/pmem0
+ktap_check xfs_mount_dax fs_setup xfs /dev/pmem1
 
 for fs in ext4 xfs; do
 	ktap_check "mapsync_accepted_$fs" faultlat --sync -n 8 -f "/mnt/$fs/accept"

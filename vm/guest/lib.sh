@@ -18,11 +18,14 @@ udev_wait() {
 	[ -b "$1" ]
 }
 
-# fs_mkfs TYPE DEV
+# fs_mkfs TYPE DEV: with 2 MiB-aligned allocations, so PMD faults need no
+# fallback: ext4's stripe hints make mballoc align large allocations; xfs
+# needs a 2 MiB stripe unit, and then a 64 MiB log, which fits only in fewer,
+# larger AGs (the default mkfs.xfs puts the first extent at sector 192).
 fs_mkfs() {
 	case $1 in
-	ext4) mkfs.ext4 -F -q -b 4096 "$2" ;;
-	xfs) modprobe xfs && mkfs.xfs -f -q "$2" ;;
+	ext4) mkfs.ext4 -F -q -b 4096 -E stride=512,stripe_width=512 "$2" ;;
+	xfs) modprobe xfs && mkfs.xfs -f -q -d su=2m,sw=1,agcount=2 -l size=64m "$2" ;;
 	*) echo "fs_mkfs: unknown fs $1" >&2; return 1 ;;
 	esac
 }
@@ -43,4 +46,15 @@ fs_mount() {
 # fs_is_dax DIR: the mount carries the dax option.
 fs_is_dax() {
 	awk -v d="$1" '$2 == d && $4 ~ /(^|,)dax(=always)?(,|$)/ { found = 1 } END { exit !found }' /proc/mounts
+}
+
+# pmem_expect N: pmem_setup left N fsdax namespaces, /dev/pmem0../dev/pmem(N-1).
+pmem_expect() {
+	pmem_setup && udev_wait "/dev/pmem$(($1 - 1))" &&
+		[ "$(ndctl list -N | grep -c '"mode":"fsdax"')" = "$1" ]
+}
+
+# fs_setup TYPE DEV: a fresh TYPE filesystem on DEV, mounted -o dax on /mnt/TYPE.
+fs_setup() {
+	fs_mkfs "$1" "$2" && fs_mount "$1" "$2" "/mnt/$1"
 }
