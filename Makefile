@@ -37,6 +37,7 @@ ACCEL ?= tcg
 VM_TIMEOUT ?= 900
 PAGES ?= 512
 REPS ?= 1
+KERNEL_VIEW ?= 1
 
 CC := gcc
 CFLAGS ?= -O2 -g
@@ -128,7 +129,7 @@ reproduce: deps
 .PHONY: reproduce-run
 reproduce-run: all $(INITRD)
 	$(Q)sh kernel-config/check-config.sh $(KCONFIG) >/dev/null || sh kernel-config/check-config.sh $(KCONFIG)
-	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
+	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) KERNEL_VIEW=$(KERNEL_VIEW) GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
 
 clean:
 	$(call msg,CLEAN,$(O))

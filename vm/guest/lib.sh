@@ -58,3 +58,19 @@ pmem_expect() {
 fs_setup() {
 	fs_mkfs "$1" "$2" && fs_mount "$1" "$2" "/mnt/$1"
 }
+
+# guest_meta: how this guest measures, as key=value lines (results' meta.txt).
+guest_meta() {
+	echo "guest_kernel=$(uname -r)"
+	echo "guest_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "guest_cpus=$(grep -c ^processor /proc/cpuinfo)"
+	echo "clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	echo "cache_flush=$(grep -o -w -E 'clwb|clflushopt' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+}
+
+# emit NAME FILE: send FILE back to the host as NAME (vm/job.sh unpacks it).
+emit() {
+	echo "@@file $1"
+	cat "$2"
+	echo "@@end"
+}
