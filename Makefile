@@ -38,6 +38,8 @@ VM_TIMEOUT ?= 900
 PAGES ?= 512
 REPS ?= 1
 KERNEL_VIEW ?= 1
+ROUNDS ?= 10
+OVERHEAD_SCENARIOS ?= empty-sync empty-nosync prealloc-nosync
 
 CC := gcc
 CFLAGS ?= -O2 -g
@@ -125,6 +127,11 @@ check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) | $(O)/check
 
 reproduce: deps
 	$(Q)$(MAKE) --no-print-directory reproduce-run
+
+.PHONY: overhead
+# daxlat's cost per fault: the same runs with and without it, in one boot.
+overhead: all $(INITRD)
+	$(Q)$(VM_ENV) PAGES=$(PAGES) ROUNDS=$(ROUNDS) SCENARIOS="$(OVERHEAD_SCENARIOS)" GUEST_KVER=$(GUEST_KVER) sh bench/overhead.sh
 
 .PHONY: reproduce-run
 reproduce-run: all $(INITRD)

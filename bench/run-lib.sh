@@ -10,7 +10,8 @@ bench_run() {
 	run=results/runs/$name-$(date -u +%Y%m%dT%H%M%SZ)-$rev
 	work=${O:-.output}/$name
 	mkdir -p "$run" "$work"
-	for var in "$@"; do eval "printf '%s=%s\n' $var \"\$$var\""; done >"$work/job.env"
+	# Values may hold spaces (a scenario list): quote them for the guest's sh.
+	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"
 	JOB_FILES=$work/job.env sh vm/job.sh "$script" "$work/vm" --timeout "${VM_TIMEOUT:-1800}" || {
 		echo "$name: the guest run failed (see $work/vm/console.log)" >&2
 		return 1
