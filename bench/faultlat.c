@@ -12,14 +12,12 @@
 #define _GNU_SOURCE
 #endif
 #include <argp.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,20 +33,11 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "cli.h"
 #include "exitcodes.h"
 #include "hist.h"
 #include "json.h"
-
-/* Older libc headers lack these; the values are the kernel ABI. */
-#ifndef MAP_SHARED_VALIDATE
-#define MAP_SHARED_VALIDATE 0x03
-#endif
-#ifndef MAP_SYNC
-#define MAP_SYNC 0x80000
-#endif
-#ifndef STATX_ATTR_DAX
-#define STATX_ATTR_DAX 0x00200000
-#endif
+#include "mapsync.h"
 
 #define TOOL		"faultlat"
 #define JSON_VERSION	1
@@ -82,7 +71,6 @@ static struct env {
 	const char *label;
 	bool dax_check;
 	bool keep;
-	bool verbose;
 } env = {
 	.pages = 512,
 	.load_size = 16ULL << 20,
@@ -109,11 +97,6 @@ struct run {
 	bool vm_sync_seen;
 	const char *fs_name;
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static sigjmp_buf sigbus_jump;
-static volatile sig_atomic_t sigbus_armed;
 
 const char *argp_program_version = TOOL " 1";
 const char argp_program_doc[] =
@@ -161,143 +144,48 @@ static const struct argp_option opts[] = {
 	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not on a DAX mapping", 0 },
 	{ "keep", OPT_KEEP, NULL, 0, "Keep the file after a successful run", 0 },
 	{ "verbose", 'v', NULL, 0, "Progress on stderr", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	CLI_OPT_HELP,
 	{ 0 },
 };
 
-/* The one error line of a run: "faultlat: <what>: <why>". */
-__attribute__((format(printf, 2, 3)))
-static int fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(TOOL ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-/* Bad flag values get one line too, not argp's two. */
-#define usage_error(...) exit(fail(EXIT_USAGE, __VA_ARGS__))
-
-static int exit_code_for_errno(int err)
-{
-	return err == ENOSPC || err == EDQUOT ? EXIT_NO_SPACE : EXIT_RUNTIME;
-}
-
-#define fail_errno(err, what_fmt, ...)                                    \
-	fail(exit_code_for_errno(err), what_fmt ": %s", ##__VA_ARGS__,     \
-	     strerror(err))
-
 static int fail_interrupted(void)
 {
-	return fail(EXIT_RUNTIME, "interrupted: %s", strsignal(stop_signal));
-}
-
-__attribute__((format(printf, 1, 2)))
-static void verbose(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!env.verbose)
-		return;
-	fputs(TOOL ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	return cli_fail(EXIT_RUNTIME, "interrupted: %s", strsignal(cli_stop_signal));
 }
 
 /* ---- options ---- */
 
-static int lookup_name(const char *arg, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	return -1;
-}
-
-/* Unsigned number in [min, max]; with_suffix accepts K/M/G (binary). */
-static bool parse_u64(const char *arg, uint64_t min, uint64_t max,
-		      bool with_suffix, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-	int shift = 0;
-
-	if (!*arg || *arg == '-')
-		return false;
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg)
-		return false;
-	if (with_suffix && *end) {
-		switch (*end++) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		default: return false;
-		}
-		if (v > (UINT64_MAX >> shift))
-			return false;
-		v <<= shift;
-	}
-	if (*end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	int i;
-
 	switch (key) {
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
 	case 'f':
-		if (!*arg)
-			usage_error("empty --file");
-		env.path = arg;
+		env.path = cli_nonempty_arg("--file", arg);
 		break;
 	case 'n':
-		if (!parse_u64(arg, 1, MAX_PAGES, false, &env.pages))
-			usage_error("invalid --pages '%s' (1..%llu)", arg,
-				   MAX_PAGES);
+		if (!cli_parse_u64(arg, 10, 1, MAX_PAGES, &env.pages))
+			cli_usage_error("invalid --pages '%s' (1..%llu)", arg,
+					MAX_PAGES);
 		break;
 	case 's':
-		i = lookup_name(arg, state_names, 3);
-		if (i < 0)
-			usage_error("invalid --state '%s' (empty|prealloc|fallocated)", arg);
-		env.state = i;
+		env.state = cli_choice_arg("--state", arg, state_names, 3);
 		break;
 	case 'S':
 		env.map_sync = true;
 		break;
 	case OPT_FAULT_SIZE:
-		i = lookup_name(arg, fault_size_names, 2);
-		if (i < 0)
-			usage_error("invalid --fault-size '%s' (pte|pmd)", arg);
-		env.fault_size = i;
+		env.fault_size = cli_choice_arg("--fault-size", arg, fault_size_names, 2);
 		break;
 	case 'l':
-		i = lookup_name(arg, load_names, 2);
-		if (i < 0)
-			usage_error("invalid --load '%s' (none|copy)", arg);
-		env.load = i;
+		env.load = cli_choice_arg("--load", arg, load_names, 2);
 		break;
 	case OPT_LOAD_SIZE:
-		if (!parse_u64(arg, 1, 1ULL << 40, true, &env.load_size))
-			usage_error("invalid --load-size '%s'", arg);
+		if (!cli_parse_size(arg, 1, 1ULL << 40, &env.load_size))
+			cli_usage_error("invalid --load-size '%s'", arg);
 		break;
 	case 'r':
-		if (!parse_u64(arg, 1, MAX_REPS, false, &env.reps))
-			usage_error("invalid --reps '%s' (1..%llu)", arg,
-				   MAX_REPS);
+		if (!cli_parse_u64(arg, 10, 1, MAX_REPS, &env.reps))
+			cli_usage_error("invalid --reps '%s' (1..%llu)", arg,
+					MAX_REPS);
 		break;
 	case 'u':
 		env.nsecs = false;
@@ -321,55 +209,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.keep = true;
 		break;
 	case 'v':
-		env.verbose = true;
-		break;
-	case ARGP_KEY_ARG:
-		usage_error("unexpected argument '%s'", arg);
+		cli_verbose_on = true;
 		break;
 	case ARGP_KEY_END:
 		if (!env.path)
-			usage_error("--file is required");
+			cli_usage_error("--file is required");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cli_argp_default(key, arg, state);
 	}
-	return 0;
-}
-
-/* ---- signals ---- */
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * A store into a DAX mapping whose block cannot be allocated (full
- * filesystem) gets SIGBUS: turn it into an error instead of a crash.
- */
-static void on_sigbus(int sig)
-{
-	if (sigbus_armed)
-		siglongjmp(sigbus_jump, 1);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static int install_signal_handlers(void)
-{
-	struct sigaction sa = { 0 };
-
-	/* No SA_RESTART: a blocking read must return EINTR so we can clean up. */
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
-		return fail_errno(errno, "sigaction");
-	sa.sa_handler = on_sigbus;
-	if (sigaction(SIGBUS, &sa, NULL))
-		return fail_errno(errno, "sigaction SIGBUS");
-	/* A closed stdout must give a write error, not a silent death. */
-	signal(SIGPIPE, SIG_IGN);
 	return 0;
 }
 
@@ -409,11 +257,11 @@ static int create_fresh_file(struct run *r)
 		r->fd = -1;
 	}
 	if (unlink(env.path) && errno != ENOENT)
-		return fail_errno(errno, "unlink %s", env.path);
+		return cli_fail_errno(errno, "unlink %s", env.path);
 	r->file_exists = false;
 	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (r->fd < 0)
-		return fail_errno(errno, "create %s", env.path);
+		return cli_fail_errno(errno, "create %s", env.path);
 	r->file_exists = true;
 	return 0;
 }
@@ -425,17 +273,17 @@ static int prepare_file_state(struct run *r)
 	switch (env.state) {
 	case STATE_EMPTY:
 		if (ftruncate(r->fd, (off_t)r->file_size))
-			return fail_errno(errno, "ftruncate %s", env.path);
+			return cli_fail_errno(errno, "ftruncate %s", env.path);
 		break;
 	case STATE_PREALLOC:
 		/* Written, not just allocated: no extent left to convert. */
 		err = fill_file(r->fd, r->file_size, 0xa5);
 		if (err)
-			return fail_errno(err, "write %s", env.path);
+			return cli_fail_errno(err, "write %s", env.path);
 		break;
 	case STATE_FALLOCATED:
 		if (fallocate(r->fd, 0, 0, (off_t)r->file_size))
-			return fail_errno(errno, "fallocate %s", env.path);
+			return cli_fail_errno(errno, "fallocate %s", env.path);
 		break;
 	}
 	/*
@@ -443,7 +291,7 @@ static int prepare_file_state(struct run *r)
 	 * timed fault would otherwise also pay for committing the preparation.
 	 */
 	if (fsync(r->fd))
-		return fail_errno(errno, "fsync %s", env.path);
+		return cli_fail_errno(errno, "fsync %s", env.path);
 	return 0;
 }
 
@@ -554,16 +402,16 @@ static int check_target(struct run *r)
 	if (!env.dax_check) {
 		if (err)
 			r->dax = false;
-		verbose("%s: dax=%d (%s), fs %s, check skipped", env.path,
-			r->dax, how, r->fs_name);
+		cli_verbose("%s: dax=%d (%s), fs %s, check skipped", env.path,
+			    r->dax, how, r->fs_name);
 		return 0;
 	}
 	if (err)
-		return fail_errno(err, "%s: cannot tell whether it is DAX", env.path);
+		return cli_fail_errno(err, "%s: cannot tell whether it is DAX", env.path);
 	if (!r->dax)
-		return fail(EXIT_NOT_DAX, "%s: not a DAX file (%s: no; fs %s)",
-			    env.path, how, r->fs_name);
-	verbose("%s: DAX (%s), fs %s", env.path, how, r->fs_name);
+		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (%s: no; fs %s)",
+				env.path, how, r->fs_name);
+	cli_verbose("%s: DAX (%s), fs %s", env.path, how, r->fs_name);
 	return 0;
 }
 
@@ -664,7 +512,7 @@ load_child(const struct run *r, pid_t parent, int report_fd)
 report:
 	if (write(report_fd, &err, sizeof(err)) != sizeof(err))
 		_exit(EXIT_RUNTIME);
-	_exit(exit_code_for_errno(err));
+	_exit(cli_exit_code(err));
 }
 
 /* Read the child's report; EINTR only ends the wait on a stop signal. */
@@ -674,7 +522,7 @@ static ssize_t read_load_report(int fd, int *report)
 
 	do {
 		n = read(fd, report, sizeof(*report));
-	} while (n < 0 && errno == EINTR && !stop_signal);
+	} while (n < 0 && errno == EINTR && !cli_stop_signal);
 	return n;
 }
 
@@ -687,7 +535,7 @@ static int start_load(struct run *r)
 	ssize_t n;
 
 	if (!path_copy)
-		return fail_errno(ENOMEM, "background copy");
+		return cli_fail_errno(ENOMEM, "background copy");
 	/* The copy must load the same filesystem (and journal) as the faults. */
 	dir = dirname(path_copy);
 	snprintf(r->load_src, sizeof(r->load_src), "%s/.faultlat-load-%d.src",
@@ -697,13 +545,13 @@ static int start_load(struct run *r)
 	free(path_copy);
 
 	if (pipe2(pipe_fds, O_CLOEXEC))
-		return fail_errno(errno, "pipe");
+		return cli_fail_errno(errno, "pipe");
 	fflush(NULL);	/* the child must not flush our buffers again */
 	r->load_pid = fork();
 	if (r->load_pid < 0) {
 		close(pipe_fds[0]);
 		close(pipe_fds[1]);
-		return fail_errno(errno, "fork");
+		return cli_fail_errno(errno, "fork");
 	}
 	if (r->load_pid == 0) {
 		close(pipe_fds[0]);
@@ -713,14 +561,14 @@ static int start_load(struct run *r)
 	r->load_report_fd = pipe_fds[0];
 
 	n = read_load_report(r->load_report_fd, &report);
-	if (n < 0 && stop_signal)
+	if (n < 0 && cli_stop_signal)
 		return fail_interrupted();
 	if (n != sizeof(report))
-		return fail(EXIT_RUNTIME, "background copy %s: the child died", r->load_src);
+		return cli_fail(EXIT_RUNTIME, "background copy %s: the child died", r->load_src);
 	if (report)
-		return fail_errno(report, "background copy %s", r->load_src);
-	verbose("background copy of %llu bytes running (pid %d)",
-		(unsigned long long)env.load_size, (int)r->load_pid);
+		return cli_fail_errno(report, "background copy %s", r->load_src);
+	cli_verbose("background copy of %llu bytes running (pid %d)",
+		    (unsigned long long)env.load_size, (int)r->load_pid);
 	return 0;
 }
 
@@ -740,16 +588,16 @@ static int stop_load(struct run *r, bool check)
 		kill(r->load_pid, SIGKILL);
 		while (waitpid(r->load_pid, &status, 0) < 0 && errno == EINTR)
 			;
-	} else if (check && stop_signal) {
+	} else if (check && cli_stop_signal) {
 		ret = fail_interrupted();
 	} else if (check) {
 		/* The child wrote why it stopped before exiting. */
 		if (read(r->load_report_fd, &report, sizeof(report)) == sizeof(report) &&
 		    report)
-			ret = fail_errno(report, "background copy %s stopped",
-					 r->load_src);
+			ret = cli_fail_errno(report, "background copy %s stopped",
+					     r->load_src);
 		else
-			ret = fail(EXIT_RUNTIME, "background copy: the child died during the measurement");
+			ret = cli_fail(EXIT_RUNTIME, "background copy: the child died during the measurement");
 	}
 	r->load_pid = 0;
 	close(r->load_report_fd);
@@ -764,14 +612,14 @@ static int stop_load(struct run *r, bool check)
 static int fail_mmap(int err)
 {
 	if (env.map_sync && err == EINVAL)
-		return fail(EXIT_NO_MAP_SYNC,
-			    "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SHARED_VALIDATE/MAP_SYNC (needs Linux 4.15+)",
-			    env.path);
+		return cli_fail(EXIT_NO_MAP_SYNC,
+				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SHARED_VALIDATE/MAP_SYNC (needs Linux 4.15+)",
+				env.path);
 	if (env.map_sync && err == EOPNOTSUPP)
-		return fail(EXIT_SYNC_REFUSED,
-			    "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not a DAX file on synchronous persistent memory)",
-			    env.path);
-	return fail_errno(err, "mmap %s", env.path);
+		return cli_fail(EXIT_SYNC_REFUSED,
+				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not a DAX file on synchronous persistent memory)",
+				env.path);
+	return cli_fail_errno(err, "mmap %s", env.path);
 }
 
 /*
@@ -789,7 +637,7 @@ static int map_file(struct run *r)
 	reserve = mmap(NULL, reserve_len, PROT_NONE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (reserve == MAP_FAILED)
-		return fail_errno(errno, "mmap reserve %zu bytes", reserve_len);
+		return cli_fail_errno(errno, "mmap reserve %zu bytes", reserve_len);
 	aligned = (char *)(((uintptr_t)reserve + PMD_SIZE - 1) & ~(PMD_SIZE - 1));
 	reserve_end = reserve + reserve_len;
 
@@ -829,64 +677,22 @@ static int force_pte_faults(struct run *r)
 		return 0;
 	/* EINVAL means no THP in the kernel, hence no DAX PMD faults either. */
 	if (errno == EINVAL) {
-		verbose("madvise(MADV_NOHUGEPAGE): EINVAL, kernel without THP: PTE faults anyway");
+		cli_verbose("madvise(MADV_NOHUGEPAGE): EINVAL, kernel without THP: PTE faults anyway");
 		return 0;
 	}
-	return fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
+	return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
 }
 
-/*
- * Read the VmFlags of the VMA that starts at @addr from /proc/self/smaps
- * and report whether "sf" (VM_SYNC) is among them.
- */
-static int read_vm_sync(const void *addr, bool *vm_sync)
-{
-	FILE *f = fopen("/proc/self/smaps", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	bool in_vma = false, found = false;
-
-	if (!f)
-		return fail_errno(errno, "open /proc/self/smaps");
-	while (!found && getline(&line, &cap, f) > 0) {
-		unsigned long start, end;
-
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
-			in_vma = start == (uintptr_t)addr;
-			continue;
-		}
-		if (!in_vma || strncmp(line, "VmFlags:", 8) != 0)
-			continue;
-		for (size_t len = strlen(line); len && isspace((unsigned char)line[len - 1]); len--)
-			line[len - 1] = '\0';
-		verbose("mapping %s", line);
-		*vm_sync = false;
-		for (char *save = NULL, *tok = strtok_r(line + 8, " ", &save);
-		     tok; tok = strtok_r(NULL, " ", &save))
-			if (strcmp(tok, "sf") == 0)
-				*vm_sync = true;
-		found = true;
-	}
-	free(line);
-	fclose(f);
-	if (!found)
-		return fail(EXIT_RUNTIME, "/proc/self/smaps: no VmFlags for the mapping at %p",
-			    addr);
-	return 0;
-}
-
+/* VM_SYNC must be there exactly when asked for; -v shows the VmFlags. */
 static int check_vm_sync(struct run *r)
 {
-	int err = read_vm_sync(r->map, &r->vm_sync_seen);
+	char flags[256];
+	int err = mapsync_vm_sync(r->map, &r->vm_sync_seen, flags, sizeof(flags));
 
 	if (err)
 		return err;
-	if (r->vm_sync_seen != env.map_sync)
-		return fail(EXIT_VM_SYNC_MISMATCH,
-			    "%s: VM_SYNC mismatch: %s requested, smaps VmFlags %s 'sf'",
-			    env.path, env.map_sync ? "MAP_SYNC" : "no MAP_SYNC",
-			    r->vm_sync_seen ? "contain" : "lack");
-	return 0;
+	cli_verbose("mapping VmFlags:%s", flags);
+	return mapsync_expect_vm_sync(env.path, env.map_sync, r->vm_sync_seen);
 }
 
 /* ---- measurement ---- */
@@ -902,14 +708,14 @@ static int time_faults(struct run *r, uint64_t *samples)
 	volatile size_t fault = 0;
 	struct timespec t0, t1;
 
-	if (sigsetjmp(sigbus_jump, 1)) {
-		sigbus_armed = 0;
-		return fail(EXIT_NO_SPACE,
-			    "store to offset %zu of %s: SIGBUS: no block could be allocated (filesystem full?)",
-			    fault * r->stride, env.path);
+	if (sigsetjmp(cli_sigbus_jump, 1)) {
+		cli_sigbus_armed = 0;
+		return cli_fail(EXIT_NO_SPACE,
+				"store to offset %zu of %s: SIGBUS: no block could be allocated (filesystem full?)",
+				fault * r->stride, env.path);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);	/* warm the vDSO path */
-	sigbus_armed = 1;
+	cli_sigbus_armed = 1;
 	for (fault = 0; fault < r->faults_per_rep; fault++) {
 		volatile uint64_t *target =
 			(volatile uint64_t *)(r->map + fault * r->stride);
@@ -920,7 +726,7 @@ static int time_faults(struct run *r, uint64_t *samples)
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		samples[fault] = timespec_ns(&t1) - timespec_ns(&t0);
 	}
-	sigbus_armed = 0;
+	cli_sigbus_armed = 0;
 	return 0;
 }
 
@@ -934,14 +740,14 @@ static int measure_rep(struct run *r, unsigned int rep)
 	    (err = time_faults(r, samples)))
 		return err;
 	unmap_file(r);
-	if (stop_signal)
+	if (cli_stop_signal)
 		return fail_interrupted();
 	/* Per-rep summary in ns; sorting this slice does not matter later. */
 	stats_compute(samples, r->faults_per_rep, 1, &r->rep_stats[rep]);
-	verbose("rep %u/%llu: %zu faults, avg %llu ns, median %llu ns", rep + 1,
-		(unsigned long long)env.reps, r->faults_per_rep,
-		(unsigned long long)r->rep_stats[rep].avg,
-		(unsigned long long)r->rep_stats[rep].median);
+	cli_verbose("rep %u/%llu: %zu faults, avg %llu ns, median %llu ns", rep + 1,
+		    (unsigned long long)env.reps, r->faults_per_rep,
+		    (unsigned long long)r->rep_stats[rep].avg,
+		    (unsigned long long)r->rep_stats[rep].median);
 	return 0;
 }
 
@@ -972,7 +778,7 @@ static int print_text(struct run *r, const char *label)
 	       (unsigned long long)st.median, (unsigned long long)st.p99,
 	       r->faults_per_rep, (unsigned long long)env.reps);
 	if (fflush(stdout) || ferror(stdout))
-		return fail_errno(errno ? errno : EIO, "write stdout");
+		return cli_fail_errno(errno ? errno : EIO, "write stdout");
 	return 0;
 }
 
@@ -1040,10 +846,7 @@ static int print_json(struct run *r, const char *label, FILE *out)
 	}
 	json_end_array(&w);
 	json_end_object(&w);
-	if (json_finish(&w))
-		return fail(EXIT_RUNTIME, "write JSON: %s",
-			    ferror(out) ? strerror(errno) : "malformed document");
-	return 0;
+	return cli_json_finish(&w);
 }
 
 static int write_json_file(struct run *r, const char *label)
@@ -1052,10 +855,10 @@ static int write_json_file(struct run *r, const char *label)
 	int err;
 
 	if (!out)
-		return fail_errno(errno, "open %s", env.json_out);
+		return cli_fail_errno(errno, "open %s", env.json_out);
 	err = print_json(r, label, out);
 	if (fclose(out) && !err)
-		err = fail_errno(errno, "close %s", env.json_out);
+		err = cli_fail_errno(errno, "close %s", env.json_out);
 	return err;
 }
 
@@ -1067,7 +870,7 @@ static int size_the_run(struct run *r)
 	size_t total;
 
 	if (page_size <= 0)
-		return fail_errno(errno, "sysconf(_SC_PAGESIZE)");
+		return cli_fail_errno(errno, "sysconf(_SC_PAGESIZE)");
 	r->file_size = (size_t)env.pages * (size_t)page_size;
 	if (env.fault_size == FAULT_PMD) {
 		/* Whole 2 MiB units only: a partial one can never be a PMD. */
@@ -1079,11 +882,11 @@ static int size_the_run(struct run *r)
 	r->faults_per_rep = r->file_size / r->stride;
 
 	if (__builtin_mul_overflow(r->faults_per_rep, (size_t)env.reps, &total))
-		return fail(EXIT_RUNTIME, "pages x reps: too many samples");
+		return cli_fail(EXIT_RUNTIME, "pages x reps: too many samples");
 	r->samples = calloc(total, sizeof(*r->samples));
 	r->rep_stats = calloc(env.reps, sizeof(*r->rep_stats));
 	if (!r->samples || !r->rep_stats)
-		return fail_errno(ENOMEM, "allocate %zu samples", total);
+		return cli_fail_errno(ENOMEM, "allocate %zu samples", total);
 	/* Touch the sample buffer now, not between two timed stores. */
 	memset(r->samples, 0, total * sizeof(*r->samples));
 	return 0;
@@ -1091,26 +894,19 @@ static int size_the_run(struct run *r)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.doc = argp_program_doc,
-	};
 	struct run r = { .fd = -1, .load_report_fd = -1, .fs_name = "unknown" };
 	char default_label_buf[96];
-	const char *label = env.label;
+	const char *label;
 	int err;
 
-	argp_err_exit_status = EXIT_USAGE;
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
-		return EXIT_USAGE;
+	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
+	label = env.label;
 	if (!label) {
 		default_label(default_label_buf, sizeof(default_label_buf));
 		label = default_label_buf;
 	}
 
-	if ((err = install_signal_handlers()) || (err = size_the_run(&r)) ||
+	if ((err = cli_install_signal_handlers()) || (err = size_the_run(&r)) ||
 	    (err = create_fresh_file(&r)) || (err = check_target(&r)))
 		goto cleanup;
 	if (env.load == LOAD_COPY && (err = start_load(&r)))

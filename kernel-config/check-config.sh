@@ -71,6 +71,10 @@ if [ -z "$cfg" ]; then
 fi
 
 [ -f "$fragment" ] && [ -r "$fragment" ] || die "cannot read fragment '$fragment'"
+# esc() for --json comes from lib/json.awk, shared with results/report.sh.
+json_awk_file=$here/../lib/json.awk
+[ -f "$json_awk_file" ] && [ -r "$json_awk_file" ] || die "cannot read '$json_awk_file'"
+json_awk=$(cat "$json_awk_file")
 # awk takes an operand like "a=b.config" for an assignment: keep a leading "./".
 case $fragment in /*|./*) ;; *) fragment=./$fragment ;; esac
 
@@ -93,28 +97,12 @@ else
 	mv "$tmp.gz" "$tmp"
 fi
 
-awk -v frag="$fragment" -v cfgname="$cfg" -v json="$json" '
+awk -v frag="$fragment" -v cfgname="$cfg" -v json="$json" "$json_awk"'
 function ferr(msg) {
 	printf "%s: %s:%d: %s\n", "check-config", frag, FNR, msg > "/dev/stderr"
 	bad = 2; exit 2
 }
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
-# esc(s): s as the inside of a JSON string. Character by character: gsub
-# replacements treat backslashes differently in mawk, gawk and busybox awk.
-function esc(s,    i, c, out, n) {
-	if (!_esc_init) {
-		_esc_init = 1
-		for (n = 1; n < 32; n++) _ESC[sprintf("%c", n)] = sprintf("\\u%04x", n)
-		_ESC["\t"] = "\\t"; _ESC["\n"] = "\\n"; _ESC["\r"] = "\\r"
-		_ESC["\\"] = "\\\\"; _ESC["\""] = "\\\""
-	}
-	out = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		out = out ((c in _ESC) ? _ESC[c] : c)
-	}
-	return out
-}
 # Fragment: "# why: TEXT", "# need: SEVERITY; accept: V...", then the
 # CONFIG_X=V (or "# CONFIG_X is not set") line that both describe.
 FILENAME == frag {

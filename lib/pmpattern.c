@@ -2,6 +2,7 @@
 /* The crash test's self-describing page pattern; see pmpattern.h. */
 #include <string.h>
 
+#include "cli.h"
 #include "pmpattern.h"
 
 #define FNV64_OFFSET	0xcbf29ce484222325ULL
@@ -55,6 +56,46 @@ uint64_t pmp_run_id(uint64_t seed, uint64_t generation, uint64_t writer)
 	s = id ^ writer;
 	id = pmp_splitmix64(&s);
 	return id ? id : GOLDEN64;
+}
+
+struct pmp_key pmp_ident_key(const struct pmp_ident *id)
+{
+	return (struct pmp_key){
+		.run_id = pmp_run_id(id->seed, id->generation, id->writer),
+		.generation = id->generation,
+		.pages = id->pages,
+	};
+}
+
+bool pmp_ident_option(struct pmp_ident *id, int key, const char *arg)
+{
+	switch (key) {
+	case 'n':
+		if (!cli_parse_u64(arg, 0, 1, PMP_MAX_PAGES, &id->pages))
+			cli_usage_error("invalid --pages '%s' (1..%llu)", arg, PMP_MAX_PAGES);
+		return true;
+	case 's':
+		if (!cli_parse_u64(arg, 0, 0, UINT64_MAX, &id->seed))
+			cli_usage_error("invalid --seed '%s'", arg);
+		return true;
+	case 'g':
+		if (!cli_parse_u64(arg, 0, 0, UINT64_MAX, &id->generation))
+			cli_usage_error("invalid --generation '%s'", arg);
+		return true;
+	case 'w':
+		if (!cli_parse_u64(arg, 0, 0, UINT64_MAX, &id->writer))
+			cli_usage_error("invalid --writer '%s'", arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void pmp_ident_check_count(const struct pmp_ident *id, const char *opt, uint64_t count)
+{
+	if (count > id->pages)
+		cli_usage_error("%s %llu is beyond --pages %llu", opt,
+				(unsigned long long)count, (unsigned long long)id->pages);
 }
 
 /* The payload stream of one page: keyed by everything that identifies it. */

@@ -24,6 +24,7 @@
 #ifndef SUITE_PMPATTERN_H
 #define SUITE_PMPATTERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -76,6 +77,37 @@ uint64_t pmp_splitmix64(uint64_t *state);
  * the id is never 0 (a zero word must not look like a valid id).
  */
 uint64_t pmp_run_id(uint64_t seed, uint64_t generation, uint64_t writer);
+
+/*
+ * Who wrote a file: what pmwrite is told and pmverify must be told alike,
+ * with the same options (-n PAGES, -s SEED, -g GEN, -w WRITER) parsed by
+ * the same code.
+ */
+struct pmp_ident {
+	uint64_t pages;		/* -n: the length of the file meant, 1..PMP_MAX_PAGES */
+	uint64_t seed;		/* -s: the run */
+	uint64_t generation;	/* -g: the crash round */
+	uint64_t writer;	/* -w: the writer within the round */
+};
+
+#define PMP_MAX_PAGES	(1ULL << 24)	/* 64 GiB */
+#define PMP_IDENT_DEFAULT { .pages = 256, .generation = 1 }
+
+/* The key of the pages @id writes. */
+struct pmp_key pmp_ident_key(const struct pmp_ident *id);
+
+/*
+ * Command-line option @key ('n', 's', 'g' or 'w') with value @arg into @id.
+ * Returns false for any other key. A bad value is a usage error: one line
+ * ("invalid --seed 'x'") and exit EXIT_USAGE (cli.h).
+ */
+bool pmp_ident_option(struct pmp_ident *id, int key, const char *arg);
+
+/*
+ * @count pages, given with option @opt (--crash-after, --recorded), may not
+ * be beyond -n: "--recorded 300 is beyond --pages 256" is a usage error.
+ */
+void pmp_ident_check_count(const struct pmp_ident *id, const char *opt, uint64_t count);
 
 /* Fill @page (PMP_PAGE_SIZE bytes, 8-byte aligned) with page @index of @key. */
 void pmp_fill(void *page, const struct pmp_key *key, uint64_t index);

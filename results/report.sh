@@ -3,6 +3,7 @@
 # POSIX sh + awk; see usage().
 set -u
 
+here=$(cd "$(dirname "$0")" && pwd)
 SCENARIOS="prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync empty-copy-nosync empty-copy-sync"
 
 usage() {
@@ -57,6 +58,10 @@ done
 ref=$1 run=$2
 [ -f "$ref" ] && [ -r "$ref" ] || die "cannot read reference '$ref'"
 [ -d "$run" ] || die "run directory '$run' is not a directory"
+# esc() for --json comes from lib/json.awk, shared with kernel-config/check-config.sh.
+json_awk_file=$here/../lib/json.awk
+[ -f "$json_awk_file" ] && [ -r "$json_awk_file" ] || die "cannot read '$json_awk_file'"
+json_awk=$(cat "$json_awk_file")
 run=${run%/}
 [ -n "$run" ] || run=/
 
@@ -73,23 +78,7 @@ for s in $SCENARIOS; do
 	fi
 done
 
-awk -v json="$json" -v refname="$ref" -v rundir="$run" -v scenarios="$SCENARIOS" -v present="$present" '
-# esc(s): s as the inside of a JSON string. Character by character: gsub
-# replacements treat backslashes differently in mawk, gawk and busybox awk.
-function esc(s,    i, c, out, n) {
-	if (!_esc_init) {
-		_esc_init = 1
-		for (n = 1; n < 32; n++) _ESC[sprintf("%c", n)] = sprintf("\\u%04x", n)
-		_ESC["\t"] = "\\t"; _ESC["\n"] = "\\n"; _ESC["\r"] = "\\r"
-		_ESC["\\"] = "\\\\"; _ESC["\""] = "\\\""
-	}
-	out = ""
-	for (i = 1; i <= length(s); i++) {
-		c = substr(s, i, 1)
-		out = out ((c in _ESC) ? _ESC[c] : c)
-	}
-	return out
-}
+awk -v json="$json" -v refname="$ref" -v rundir="$run" -v scenarios="$SCENARIOS" -v present="$present" "$json_awk"'
 function problem(msg) { nprob++; PROB[nprob] = "report: " msg }
 function isnum(v) { return v ~ /^[0-9]+(\.[0-9]+)?$/ }
 

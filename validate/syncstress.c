@@ -28,13 +28,7 @@
 #include <sys/mman.h>
 
 #include "exitcodes.h"
-
-#ifndef MAP_SHARED_VALIDATE
-#define MAP_SHARED_VALIDATE 0x03
-#endif
-#ifndef MAP_SYNC
-#define MAP_SYNC 0x80000
-#endif
+#include "mapsync.h"	/* its defines only: syncstress links no lib objects */
 
 #define PAGE 4096UL
 

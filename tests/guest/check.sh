@@ -58,7 +58,7 @@ expect_exit() {
 }
 
 nbench=$(( 2 * (3 * 2 + 2 + 1) ))
-ktap_header $((3 + 2 + 4 + nbench))
+ktap_header $((3 + 2 + 5 + nbench))
 
 
 ktap_check pmem_namespaces_fsdax pmem_expect 2
@@ -79,6 +79,10 @@ expect_exit mapsync_refused_tmpfs 5 EOPNOTSUPP --no-dax-check --sync -n 8 -f /tm
 expect_exit faultlat_rejects_nondax_path 3 . --sync -n 8 -f /mnt/nondax/f
 expect_exit faultlat_rejects_bad_state 2 . --state bogus -f /mnt/ext4/f
 umount /mnt/nondax
+label_is_first_line() {
+	[ "$(faultlat --label 'My title:' -n 4 -f /mnt/ext4/l | head -n 1)" = 'My title:' ]
+}
+ktap_check faultlat_label_is_first_line label_is_first_line
 
 for fs in ext4 xfs; do
 	for state in $STATES; do

@@ -16,7 +16,6 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,22 +24,19 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "exitcodes.h"
 #include "json.h"
 #include "pmpattern.h"
 
 #define TOOL		"pmverify"
 #define JSON_VERSION	1
-#define MAX_PAGES	(1ULL << 24)
 #define MAX_LABELS	16
 #define MAX_LISTED	16
 
 static struct env {
 	const char *path;
-	uint64_t pages;
-	uint64_t seed;
-	uint64_t generation;
-	uint64_t writer;
+	struct pmp_ident id;	/* -n -s -g -w, as pmwrite was given them */
 	uint64_t recorded;
 	bool recorded_set;
 	bool json;
@@ -49,8 +45,7 @@ static struct env {
 	const char *label_values[MAX_LABELS];
 	int nlabels;
 } env = {
-	.pages = 256,
-	.generation = 1,
+	.id = PMP_IDENT_DEFAULT,
 };
 
 struct listed {
@@ -97,72 +92,21 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON line instead of the text line", 0 },
 	{ "label", 'L', "KEY=VALUE", 0, "Copy KEY=VALUE into the JSON 'labels' object (repeatable)", 0 },
 	{ "verbose", 'v', NULL, 0, "List every page that is not ok on stderr", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	CLI_OPT_HELP,
 	{ 0 },
 };
-
-__attribute__((format(printf, 2, 3)))
-static int fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(TOOL ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-#define usage_error(...) exit(fail(EXIT_USAGE, __VA_ARGS__))
-
-static bool parse_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!*arg || *arg == '-')
-		return false;
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	char *eq;
 
 	switch (key) {
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
 	case 'f':
-		if (!*arg)
-			usage_error("empty --file");
-		env.path = arg;
-		break;
-	case 'n':
-		if (!parse_u64(arg, 1, MAX_PAGES, &env.pages))
-			usage_error("invalid --pages '%s' (1..%llu)", arg, MAX_PAGES);
-		break;
-	case 's':
-		if (!parse_u64(arg, 0, UINT64_MAX, &env.seed))
-			usage_error("invalid --seed '%s'", arg);
-		break;
-	case 'g':
-		if (!parse_u64(arg, 0, UINT64_MAX, &env.generation))
-			usage_error("invalid --generation '%s'", arg);
-		break;
-	case 'w':
-		if (!parse_u64(arg, 0, UINT64_MAX, &env.writer))
-			usage_error("invalid --writer '%s'", arg);
+		env.path = cli_nonempty_arg("--file", arg);
 		break;
 	case 'r':
-		if (!parse_u64(arg, 0, MAX_PAGES, &env.recorded))
-			usage_error("invalid --recorded '%s'", arg);
+		if (!cli_parse_u64(arg, 0, 0, PMP_MAX_PAGES, &env.recorded))
+			cli_usage_error("invalid --recorded '%s'", arg);
 		env.recorded_set = true;
 		break;
 	case 'j':
@@ -171,9 +115,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'L':
 		eq = strchr(arg, '=');
 		if (!eq || eq == arg)
-			usage_error("invalid --label '%s' (KEY=VALUE)", arg);
+			cli_usage_error("invalid --label '%s' (KEY=VALUE)", arg);
 		if (env.nlabels == MAX_LABELS)
-			usage_error("more than %d --label", MAX_LABELS);
+			cli_usage_error("more than %d --label", MAX_LABELS);
 		*eq = '\0';
 		env.label_keys[env.nlabels] = arg;
 		env.label_values[env.nlabels++] = eq + 1;
@@ -181,21 +125,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		env.verbose = true;
 		break;
-	case ARGP_KEY_ARG:
-		usage_error("unexpected argument '%s'", arg);
-		break;
 	case ARGP_KEY_END:
 		if (!env.path)
-			usage_error("--file is required");
+			cli_usage_error("--file is required");
 		if (!env.recorded_set)
-			env.recorded = env.pages;
-		if (env.recorded > env.pages)
-			usage_error("--recorded %llu is beyond --pages %llu",
-				    (unsigned long long)env.recorded,
-				    (unsigned long long)env.pages);
+			env.recorded = env.id.pages;
+		pmp_ident_check_count(&env.id, "--recorded", env.recorded);
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		if (pmp_ident_option(&env.id, key, arg))
+			break;
+		return cli_argp_default(key, arg, state);
 	}
 	return 0;
 }
@@ -231,30 +171,26 @@ static void account(struct result *res, uint64_t index, enum pmp_class cls,
 
 static int check_file(struct result *res)
 {
-	const struct pmp_key key = {
-		.run_id = pmp_run_id(env.seed, env.generation, env.writer),
-		.generation = env.generation,
-		.pages = env.pages,
-	};
+	const struct pmp_key key = pmp_ident_key(&env.id);
 	uint64_t buf[PMP_WORDS];
 	struct stat st;
 	int fd, err = 0;
 
 	fd = open(env.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 && errno != ENOENT)
-		return fail(EXIT_RUNTIME, "open %s: %s", env.path, strerror(errno));
+		return cli_fail(EXIT_RUNTIME, "open %s: %s", env.path, strerror(errno));
 	if (fd < 0) {
-		for (uint64_t i = 0; i < env.pages; i++)
+		for (uint64_t i = 0; i < env.id.pages; i++)
 			account(res, i, PMP_NOFILE, NULL);
 		return 0;
 	}
 	res->file_exists = true;
 	if (fstat(fd, &st)) {
-		err = fail(EXIT_RUNTIME, "fstat %s: %s", env.path, strerror(errno));
+		err = cli_fail(EXIT_RUNTIME, "fstat %s: %s", env.path, strerror(errno));
 		goto out;
 	}
 	res->file_size = (uint64_t)st.st_size;
-	for (uint64_t i = 0; i < env.pages; i++) {
+	for (uint64_t i = 0; i < env.id.pages; i++) {
 		struct pmp_header found;
 		size_t got = 0;
 
@@ -269,13 +205,13 @@ static int check_file(struct result *res)
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0) {
-				err = fail(EXIT_RUNTIME, "read page %llu of %s: %s",
-					   (unsigned long long)i, env.path, strerror(errno));
+				err = cli_fail(EXIT_RUNTIME, "read page %llu of %s: %s",
+					       (unsigned long long)i, env.path, strerror(errno));
 				goto out;
 			}
 			if (n == 0) {
-				err = fail(EXIT_RUNTIME, "read page %llu of %s: short file",
-					   (unsigned long long)i, env.path);
+				err = cli_fail(EXIT_RUNTIME, "read page %llu of %s: short file",
+					       (unsigned long long)i, env.path);
 				goto out;
 			}
 			got += (size_t)n;
@@ -299,7 +235,7 @@ static uint64_t sum(const uint64_t *counts)
 static void print_text(const struct result *res)
 {
 	printf("%s: %llu pages, recorded %llu: verified %llu, lost %llu",
-	       env.path, (unsigned long long)env.pages,
+	       env.path, (unsigned long long)env.id.pages,
 	       (unsigned long long)env.recorded,
 	       (unsigned long long)res->before[PMP_OK],
 	       (unsigned long long)res->lost_total);
@@ -345,10 +281,10 @@ static int print_json(const struct result *res)
 		json_kv_string(&w, env.label_keys[i], env.label_values[i]);
 	json_end_object(&w);
 	json_kv_string(&w, "file", env.path);
-	json_kv_uint(&w, "seed", env.seed);
-	json_kv_uint(&w, "generation", env.generation);
-	json_kv_uint(&w, "writer", env.writer);
-	json_kv_uint(&w, "pages", env.pages);
+	json_kv_uint(&w, "seed", env.id.seed);
+	json_kv_uint(&w, "generation", env.id.generation);
+	json_kv_uint(&w, "writer", env.id.writer);
+	json_kv_uint(&w, "pages", env.id.pages);
 	json_kv_uint(&w, "recorded", env.recorded);
 	json_kv_bool(&w, "file_exists", res->file_exists);
 	json_kv_uint(&w, "file_size", res->file_size);
@@ -374,29 +310,18 @@ static int print_json(const struct result *res)
 	}
 	json_end_array(&w);
 	json_end_object(&w);
-	if (json_finish(&w))
-		return fail(EXIT_RUNTIME, "write JSON: %s",
-			    ferror(stdout) ? strerror(errno) : "malformed document");
-	return 0;
+	return cli_json_finish(&w);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.doc = argp_program_doc,
-	};
-	struct result *res = calloc(1, sizeof(*res));
+	struct result *res;
 	int err;
 
-	argp_err_exit_status = EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL)) {
-		free(res);
-		return EXIT_USAGE;
-	}
+	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
+	res = calloc(1, sizeof(*res));
 	if (!res)
-		return fail(EXIT_RUNTIME, "out of memory");
+		return cli_fail(EXIT_RUNTIME, "out of memory");
 	if ((err = check_file(res)))
 		goto cleanup;
 	if (env.json) {
@@ -405,7 +330,7 @@ int main(int argc, char **argv)
 	} else {
 		print_text(res);
 		if (fflush(stdout) || ferror(stdout)) {
-			err = fail(EXIT_RUNTIME, "write stdout: %s", strerror(errno));
+			err = cli_fail(EXIT_RUNTIME, "write stdout: %s", strerror(errno));
 			goto cleanup;
 		}
 	}

@@ -53,21 +53,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "exitcodes.h"
+#include "mapsync.h"
 #include "pmpattern.h"
 
-#ifndef MAP_SHARED_VALIDATE
-#define MAP_SHARED_VALIDATE 0x03
-#endif
-#ifndef MAP_SYNC
-#define MAP_SYNC 0x80000
-#endif
-#ifndef STATX_ATTR_DAX
-#define STATX_ATTR_DAX 0x00200000
-#endif
-
 #define TOOL		"pmwrite"
-#define MAX_PAGES	(1ULL << 24)	/* 64 GiB */
 #define MAX_TAG		32
 
 enum file_mode { MODE_SPARSE, MODE_FALLOCATED, MODE_GROW };
@@ -78,12 +69,9 @@ static const char *const flush_names[] = { "auto", "clwb", "clflushopt", "clflus
 
 static struct env {
 	const char *path;
-	uint64_t pages;
+	struct pmp_ident id;	/* -n -s -g -w */
 	enum file_mode mode;
 	bool map_sync;
-	uint64_t seed;
-	uint64_t generation;
-	uint64_t writer;
 	const char *tag;
 	bool crash_set;
 	uint64_t crash_after;
@@ -91,10 +79,8 @@ static struct env {
 	const char *gate;
 	enum flush_kind flush;
 	bool dax_check;
-	bool verbose;
 } env = {
-	.pages = 256,
-	.generation = 1,
+	.id = PMP_IDENT_DEFAULT,
 	.dax_check = true,
 };
 
@@ -108,10 +94,6 @@ struct run {
 	unsigned int line;	/* cache line size in bytes */
 	char tag[MAX_TAG + 1];
 };
-
-static sigjmp_buf sigbus_jump;
-static volatile sig_atomic_t sigbus_armed;
-static volatile sig_atomic_t stop_signal;
 
 const char *argp_program_version = TOOL " 1";
 const char argp_program_doc[] =
@@ -165,186 +147,60 @@ static const struct argp_option opts[] = {
 	{ "flush", OPT_FLUSH, "HOW", 0, "Cache flush per line: auto (clwb, else clflushopt, else clflush; default), clwb, clflushopt, clflush, none", 0 },
 	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not DAX (host tests of the control)", 0 },
 	{ "verbose", 'v', NULL, 0, "Details on stderr", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	CLI_OPT_HELP,
 	{ 0 },
 };
 
-__attribute__((format(printf, 2, 3)))
-static int fail(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(TOOL ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return code;
-}
-
-#define usage_error(...) exit(fail(EXIT_USAGE, __VA_ARGS__))
-
-static int exit_code_for_errno(int err)
-{
-	return err == ENOSPC || err == EDQUOT ? EXIT_NO_SPACE : EXIT_RUNTIME;
-}
-
-#define fail_errno(err, what_fmt, ...)                                    \
-	fail(exit_code_for_errno(err), what_fmt ": %s", ##__VA_ARGS__,     \
-	     strerror(err))
-
-__attribute__((format(printf, 1, 2)))
-static void verbose(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!env.verbose)
-		return;
-	fputs(TOOL ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 /* ---- options ---- */
-
-static int lookup_name(const char *arg, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	return -1;
-}
-
-static bool parse_u64(const char *arg, uint64_t min, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!*arg || *arg == '-')
-		return false;
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	int i;
-
 	switch (key) {
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
 	case 'f':
-		if (!*arg)
-			usage_error("empty --file");
-		env.path = arg;
-		break;
-	case 'n':
-		if (!parse_u64(arg, 1, MAX_PAGES, &env.pages))
-			usage_error("invalid --pages '%s' (1..%llu)", arg, MAX_PAGES);
+		env.path = cli_nonempty_arg("--file", arg);
 		break;
 	case 'm':
-		i = lookup_name(arg, mode_names, 3);
-		if (i < 0)
-			usage_error("invalid --mode '%s' (sparse|fallocated|grow)", arg);
-		env.mode = i;
+		env.mode = cli_choice_arg("--mode", arg, mode_names, 3);
 		break;
 	case 'S':
 		env.map_sync = true;
 		break;
-	case 's':
-		if (!parse_u64(arg, 0, UINT64_MAX, &env.seed))
-			usage_error("invalid --seed '%s'", arg);
-		break;
-	case 'g':
-		if (!parse_u64(arg, 0, UINT64_MAX, &env.generation))
-			usage_error("invalid --generation '%s'", arg);
-		break;
-	case 'w':
-		if (!parse_u64(arg, 0, UINT64_MAX, &env.writer))
-			usage_error("invalid --writer '%s'", arg);
-		break;
 	case 't':
 		if (!*arg || strlen(arg) > MAX_TAG || strpbrk(arg, " \t\n"))
-			usage_error("invalid --tag '%s' (1..%d characters, no blanks)", arg, MAX_TAG);
+			cli_usage_error("invalid --tag '%s' (1..%d characters, no blanks)", arg, MAX_TAG);
 		env.tag = arg;
 		break;
 	case OPT_CRASH_AFTER:
-		if (!parse_u64(arg, 0, MAX_PAGES, &env.crash_after))
-			usage_error("invalid --crash-after '%s'", arg);
+		if (!cli_parse_u64(arg, 0, 0, PMP_MAX_PAGES, &env.crash_after))
+			cli_usage_error("invalid --crash-after '%s'", arg);
 		env.crash_set = true;
 		break;
 	case OPT_HOLD:
 		env.hold = true;
 		break;
 	case OPT_GATE:
-		if (!*arg)
-			usage_error("empty --gate");
-		env.gate = arg;
+		env.gate = cli_nonempty_arg("--gate", arg);
 		break;
 	case OPT_FLUSH:
-		i = lookup_name(arg, flush_names, 5);
-		if (i < 0)
-			usage_error("invalid --flush '%s' (auto|clwb|clflushopt|clflush|none)", arg);
-		env.flush = i;
+		env.flush = cli_choice_arg("--flush", arg, flush_names, 5);
 		break;
 	case OPT_NO_DAX_CHECK:
 		env.dax_check = false;
 		break;
 	case 'v':
-		env.verbose = true;
-		break;
-	case ARGP_KEY_ARG:
-		usage_error("unexpected argument '%s'", arg);
+		cli_verbose_on = true;
 		break;
 	case ARGP_KEY_END:
 		if (!env.path)
-			usage_error("--file is required");
-		if (env.crash_set && env.crash_after > env.pages)
-			usage_error("--crash-after %llu is beyond --pages %llu",
-				    (unsigned long long)env.crash_after,
-				    (unsigned long long)env.pages);
+			cli_usage_error("--file is required");
+		if (env.crash_set)
+			pmp_ident_check_count(&env.id, "--crash-after", env.crash_after);
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		if (pmp_ident_option(&env.id, key, arg))
+			break;
+		return cli_argp_default(key, arg, state);
 	}
-	return 0;
-}
-
-/* ---- signals ---- */
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void on_sigbus(int sig)
-{
-	if (sigbus_armed)
-		siglongjmp(sigbus_jump, 1);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static int install_signal_handlers(void)
-{
-	struct sigaction sa = { 0 };
-
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
-	    sigaction(SIGHUP, &sa, NULL))
-		return fail_errno(errno, "sigaction");
-	sa.sa_handler = on_sigbus;
-	if (sigaction(SIGBUS, &sa, NULL))
-		return fail_errno(errno, "sigaction SIGBUS");
-	signal(SIGPIPE, SIG_IGN);
 	return 0;
 }
 
@@ -375,28 +231,28 @@ static int resolve_flush(struct run *r)
 		r->flush = has_clwb ? FLUSH_CLWB : has_clflushopt ? FLUSH_CLFLUSHOPT :
 			   has_clflush ? FLUSH_CLFLUSH : FLUSH_NONE;
 		if (r->flush == FLUSH_NONE)
-			return fail(EXIT_RUNTIME, "the CPU has none of clwb, clflushopt, clflush (cpuid): use --flush none to run anyway");
+			return cli_fail(EXIT_RUNTIME, "the CPU has none of clwb, clflushopt, clflush (cpuid): use --flush none to run anyway");
 		break;
 	case FLUSH_CLWB:
 		if (!has_clwb)
-			return fail(EXIT_RUNTIME, "--flush clwb: the CPU has no clwb (cpuid 7.0 EBX bit 24)");
+			return cli_fail(EXIT_RUNTIME, "--flush clwb: the CPU has no clwb (cpuid 7.0 EBX bit 24)");
 		r->flush = FLUSH_CLWB;
 		break;
 	case FLUSH_CLFLUSHOPT:
 		if (!has_clflushopt)
-			return fail(EXIT_RUNTIME, "--flush clflushopt: the CPU has no clflushopt (cpuid 7.0 EBX bit 23)");
+			return cli_fail(EXIT_RUNTIME, "--flush clflushopt: the CPU has no clflushopt (cpuid 7.0 EBX bit 23)");
 		r->flush = FLUSH_CLFLUSHOPT;
 		break;
 	case FLUSH_CLFLUSH:
 		if (!has_clflush)
-			return fail(EXIT_RUNTIME, "--flush clflush: the CPU has no clflush (cpuid 1 EDX bit 19)");
+			return cli_fail(EXIT_RUNTIME, "--flush clflush: the CPU has no clflush (cpuid 1 EDX bit 19)");
 		r->flush = FLUSH_CLFLUSH;
 		break;
 	case FLUSH_NONE:
 		r->flush = FLUSH_NONE;
 		break;
 	}
-	verbose("cache flush: %s, line %u bytes", flush_names[r->flush], r->line);
+	cli_verbose("cache flush: %s, line %u bytes", flush_names[r->flush], r->line);
 	return 0;
 }
 
@@ -445,7 +301,7 @@ static int emit(const char *fmt, ...)
 	len = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (len < 0 || (size_t)len >= sizeof(buf))
-		return fail(EXIT_RUNTIME, "progress line too long");
+		return cli_fail(EXIT_RUNTIME, "progress line too long");
 	for (int off = 0, tries = 0; off < len;) {
 		n = write(STDOUT_FILENO, buf + off, (size_t)(len - off));
 		if (n > 0) {
@@ -453,13 +309,13 @@ static int emit(const char *fmt, ...)
 			continue;
 		}
 		if (n < 0 && errno != EINTR && errno != EAGAIN)
-			return fail_errno(errno, "write progress to stdout");
+			return cli_fail_errno(errno, "write progress to stdout");
 		/*
 		 * 0: the virtio console's ring was full (two writers raced
 		 * past its "writable" check); nothing was sent, try again.
 		 */
 		if (++tries > 10000)
-			return fail(EXIT_RUNTIME, "write progress to stdout: no progress in 10 s");
+			return cli_fail(EXIT_RUNTIME, "write progress to stdout: no progress in 10 s");
 		nanosleep(&tick, NULL);
 	}
 	return 0;
@@ -479,29 +335,29 @@ static bool is_dax(int fd)
 static int prepare_file(struct run *r)
 {
 	char *copy = strdup(env.path);
-	off_t size = (off_t)(env.pages * PMP_PAGE_SIZE);
+	off_t size = (off_t)(env.id.pages * PMP_PAGE_SIZE);
 
 	if (!copy)
-		return fail_errno(ENOMEM, "strdup");
+		return cli_fail_errno(ENOMEM, "strdup");
 	r->dir_fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(copy);
 	if (r->dir_fd < 0)
-		return fail_errno(errno, "open the directory of %s", env.path);
+		return cli_fail_errno(errno, "open the directory of %s", env.path);
 	if (unlink(env.path) && errno != ENOENT)
-		return fail_errno(errno, "unlink %s", env.path);
+		return cli_fail_errno(errno, "unlink %s", env.path);
 	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (r->fd < 0)
-		return fail_errno(errno, "create %s", env.path);
+		return cli_fail_errno(errno, "create %s", env.path);
 	if (env.dax_check && !is_dax(r->fd))
-		return fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.path);
+		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.path);
 	switch (env.mode) {
 	case MODE_SPARSE:
 		if (ftruncate(r->fd, size))
-			return fail_errno(errno, "ftruncate %s", env.path);
+			return cli_fail_errno(errno, "ftruncate %s", env.path);
 		break;
 	case MODE_FALLOCATED:
 		if (fallocate(r->fd, 0, 0, size))
-			return fail_errno(errno, "fallocate %s", env.path);
+			return cli_fail_errno(errno, "fallocate %s", env.path);
 		break;
 	case MODE_GROW:
 		break;
@@ -511,9 +367,9 @@ static int prepare_file(struct run *r)
 	 * first store: what the crash tests is the page faults alone.
 	 */
 	if (fsync(r->fd))
-		return fail_errno(errno, "fsync %s", env.path);
+		return cli_fail_errno(errno, "fsync %s", env.path);
 	if (fsync(r->dir_fd))
-		return fail_errno(errno, "fsync the directory of %s", env.path);
+		return cli_fail_errno(errno, "fsync the directory of %s", env.path);
 	return 0;
 }
 
@@ -522,56 +378,31 @@ static int map_file(struct run *r)
 	int flags = env.map_sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
 	void *map;
 
-	r->map_len = env.pages * PMP_PAGE_SIZE;
+	r->map_len = env.id.pages * PMP_PAGE_SIZE;
 	map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, flags, r->fd, 0);
 	if (map == MAP_FAILED) {
 		int err = errno;
 
 		if (env.map_sync && err == EINVAL)
-			return fail(EXIT_NO_MAP_SYNC, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SYNC", env.path);
+			return cli_fail(EXIT_NO_MAP_SYNC, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SYNC", env.path);
 		if (env.map_sync && err == EOPNOTSUPP)
-			return fail(EXIT_SYNC_REFUSED, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not DAX on synchronous pmem)", env.path);
-		return fail_errno(err, "mmap %s", env.path);
+			return cli_fail(EXIT_SYNC_REFUSED, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not DAX on synchronous pmem)", env.path);
+		return cli_fail_errno(err, "mmap %s", env.path);
 	}
 	r->map = map;
 	/* One fault per page: more distinct points for the crash to hit. */
 	if (madvise(r->map, r->map_len, MADV_NOHUGEPAGE) && errno != EINVAL)
-		return fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
+		return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
 	return 0;
 }
 
 /* VM_SYNC ("sf" in smaps VmFlags) must be there exactly when asked for. */
 static int check_vm_sync(const struct run *r)
 {
-	FILE *f = fopen("/proc/self/smaps", "re");
-	char *line = NULL;
-	size_t cap = 0;
-	bool in_vma = false, found = false, sf = false;
+	bool sf;
+	int err = mapsync_vm_sync(r->map, &sf, NULL, 0);
 
-	if (!f)
-		return fail_errno(errno, "open /proc/self/smaps");
-	while (!found && getline(&line, &cap, f) > 0) {
-		unsigned long start, end;
-
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2) {
-			in_vma = start == (uintptr_t)r->map;
-			continue;
-		}
-		if (!in_vma || strncmp(line, "VmFlags:", 8) != 0)
-			continue;
-		found = true;
-		for (char *save = NULL, *tok = strtok_r(line + 8, " \n", &save);
-		     tok; tok = strtok_r(NULL, " \n", &save))
-			sf |= strcmp(tok, "sf") == 0;
-	}
-	free(line);
-	fclose(f);
-	if (!found)
-		return fail(EXIT_RUNTIME, "/proc/self/smaps: no VmFlags for the mapping at %p", (void *)r->map);
-	if (sf != env.map_sync)
-		return fail(EXIT_VM_SYNC_MISMATCH, "%s: VM_SYNC mismatch: %s requested, smaps VmFlags %s 'sf'",
-			    env.path, env.map_sync ? "MAP_SYNC" : "no MAP_SYNC", sf ? "contain" : "lack");
-	return 0;
+	return err ? err : mapsync_expect_vm_sync(env.path, env.map_sync, sf);
 }
 
 static int crash_now(const struct run *r, uint64_t done)
@@ -579,8 +410,8 @@ static int crash_now(const struct run *r, uint64_t done)
 	/* Say why the guest is about to die; the host may or may not get it. */
 	emit("C %s %llu sysrq\n", r->tag, (unsigned long long)done);
 	if (write(r->sysrq_fd, "c", 1) != 1)
-		return fail_errno(errno, "write /proc/sysrq-trigger");
-	return fail(EXIT_RUNTIME, "still alive after writing 'c' to /proc/sysrq-trigger");
+		return cli_fail_errno(errno, "write /proc/sysrq-trigger");
+	return cli_fail(EXIT_RUNTIME, "still alive after writing 'c' to /proc/sysrq-trigger");
 }
 
 /*
@@ -600,13 +431,13 @@ static int pass_gate(const struct run *r)
 	snprintf(path, sizeof(path), "%s/ready.%s", env.gate, r->tag);
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return fail_errno(errno, "create %s", path);
+		return cli_fail_errno(errno, "create %s", path);
 	close(fd);
 	snprintf(path, sizeof(path), "%s/go", env.gate);
-	while (access(path, F_OK) && !stop_signal)
+	while (access(path, F_OK) && !cli_stop_signal)
 		nanosleep(&tick, NULL);
-	if (stop_signal)
-		return fail(EXIT_RUNTIME, "interrupted at the start gate: %s", strsignal(stop_signal));
+	if (cli_stop_signal)
+		return cli_fail(EXIT_RUNTIME, "interrupted at the start gate: %s", strsignal(cli_stop_signal));
 	return 0;
 }
 
@@ -614,66 +445,55 @@ static int pass_gate(const struct run *r)
 
 static int write_pages(struct run *r)
 {
-	const struct pmp_key key = {
-		.run_id = pmp_run_id(env.seed, env.generation, env.writer),
-		.generation = env.generation,
-		.pages = env.pages,
-	};
+	const struct pmp_key key = pmp_ident_key(&env.id);
 	uint64_t page[PMP_WORDS];
 	volatile uint64_t i = 0;
 	int err;
 
-	if (sigsetjmp(sigbus_jump, 1)) {
-		sigbus_armed = 0;
-		return fail(EXIT_NO_SPACE, "store to page %llu of %s: SIGBUS",
-			    (unsigned long long)i, env.path);
+	if (sigsetjmp(cli_sigbus_jump, 1)) {
+		cli_sigbus_armed = 0;
+		return cli_fail(EXIT_NO_SPACE, "store to page %llu of %s: SIGBUS",
+				(unsigned long long)i, env.path);
 	}
 	if ((err = emit("S %s mode=%s map=%s flush=%s pages=%llu gen=%llu\n", r->tag,
 			mode_names[env.mode], env.map_sync ? "sync" : "shared",
-			flush_names[r->flush], (unsigned long long)env.pages,
-			(unsigned long long)env.generation)))
+			flush_names[r->flush], (unsigned long long)env.id.pages,
+			(unsigned long long)env.id.generation)))
 		return err;
 	if (env.crash_set && env.crash_after == 0)
 		return crash_now(r, 0);
-	for (i = 0; i < env.pages && !stop_signal; i++) {
+	for (i = 0; i < env.id.pages && !cli_stop_signal; i++) {
 		volatile uint64_t *dst = (volatile uint64_t *)(r->map + i * PMP_PAGE_SIZE);
 
 		if (env.mode == MODE_GROW &&
 		    ftruncate(r->fd, (off_t)((i + 1) * PMP_PAGE_SIZE)))
-			return fail_errno(errno, "ftruncate %s to %llu pages", env.path,
-					  (unsigned long long)(i + 1));
+			return cli_fail_errno(errno, "ftruncate %s to %llu pages", env.path,
+					      (unsigned long long)(i + 1));
 		pmp_fill(page, &key, i);
-		sigbus_armed = 1;
+		cli_sigbus_armed = 1;
 		/* The first store takes the write fault (under MAP_SYNC: synchronous). */
 		for (size_t w = 0; w < PMP_WORDS; w++)
 			dst[w] = page[w];
-		sigbus_armed = 0;
+		cli_sigbus_armed = 0;
 		flush_range(r, (const void *)dst, PMP_PAGE_SIZE);
 		if ((err = emit("P %s %llu\n", r->tag, (unsigned long long)(i + 1))))
 			return err;
 		if (env.crash_set && env.crash_after == i + 1)
 			return crash_now(r, i + 1);
 	}
-	if (stop_signal)
-		return fail(EXIT_RUNTIME, "interrupted after %llu pages: %s",
-			    (unsigned long long)i, strsignal(stop_signal));
-	return emit("D %s %llu\n", r->tag, (unsigned long long)env.pages);
+	if (cli_stop_signal)
+		return cli_fail(EXIT_RUNTIME, "interrupted after %llu pages: %s",
+				(unsigned long long)i, strsignal(cli_stop_signal));
+	return emit("D %s %llu\n", r->tag, (unsigned long long)env.id.pages);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.doc = argp_program_doc,
-	};
 	struct run r = { .fd = -1, .dir_fd = -1, .sysrq_fd = -1 };
 	char *copy = NULL;
 	int err;
 
-	argp_err_exit_status = EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return EXIT_USAGE;
+	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
 	if (env.tag) {
 		snprintf(r.tag, sizeof(r.tag), "%s", env.tag);
 	} else {
@@ -683,13 +503,13 @@ int main(int argc, char **argv)
 			if (isspace((unsigned char)*c))
 				*c = '_';
 	}
-	if ((err = install_signal_handlers()) || (err = resolve_flush(&r)))
+	if ((err = cli_install_signal_handlers()) || (err = resolve_flush(&r)))
 		goto cleanup;
 	if (env.crash_set) {
 		/* Opened now: at the chosen moment only the write is left to do. */
 		r.sysrq_fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
 		if (r.sysrq_fd < 0) {
-			err = fail_errno(errno, "open /proc/sysrq-trigger");
+			err = cli_fail_errno(errno, "open /proc/sysrq-trigger");
 			goto cleanup;
 		}
 	}
@@ -697,9 +517,9 @@ int main(int argc, char **argv)
 	    (err = check_vm_sync(&r)) || (err = pass_gate(&r)) ||
 	    (err = write_pages(&r)))
 		goto cleanup;
-	verbose("%llu pages written to %s", (unsigned long long)env.pages, env.path);
+	cli_verbose("%llu pages written to %s", (unsigned long long)env.id.pages, env.path);
 	/* The crash is meant to find the mapping still in place. */
-	while (env.hold && !stop_signal)
+	while (env.hold && !cli_stop_signal)
 		pause();
 
 cleanup:
