@@ -5,24 +5,23 @@
  *
  * Every hook comes in the flavours user space may pick at run time:
  * fentry/fexit or kprobe/kretprobe for functions, tp_btf or raw_tp for
- * tracepoints. The handlers are shared; the flavours only unpack arguments.
+ * tracepoints. The handlers are shared; the flavours only unpack arguments
+ * (the macros of common.bpf.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "daxlat.h"
+#include "common.bpf.h"
 
 #define VM_SYNC			0x00800000	/* include/linux/mm.h, bit 23 */
-#define EXT4_SUPER_MAGIC	0xEF53
-#define XFS_SB_MAGIC		0x58465342
 #define MAX_ENTRIES		10240
 
-/* Set by user space before load. */
-const volatile bool filter_tgid = false;	/* only tasks whose tgid is in tgids */
-const volatile bool follow_forks = false;	/* and the processes they fork */
-const volatile bool size_is_order = false;	/* 2nd arg is an order, not pe_size */
-const volatile __u32 pmd_order = 9;
+_Static_assert(SZ_PTE == FAULT_SZ_PTE && SZ_PMD == FAULT_SZ_PMD &&
+	       SZ_OTHER == FAULT_SZ_OTHER, "size_class() numbering");
+
+/* Set by user space before load (and common.bpf.h's). */
 const volatile __u64 unit_div = 1000;		/* ns -> histogram unit */
 const volatile bool want_stacks = false;
 
@@ -106,42 +105,15 @@ struct {
 } hists SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ENTRIES);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
-
-/* Devices the traced tasks faulted on: jbd2 commits run in kjournald2, not
- * in the traced task, so with a filter they are kept by device. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u32);
-	__type(value, __u8);
-} devs SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
 static struct hist_val zero_hist;
-static const __u8 one = 1;
 
 static __always_inline void count(enum daxlat_counter c)
 {
 	__sync_fetch_and_add(&counters[c], 1);
-}
-
-static __always_inline bool traced(void)
-{
-	__u32 tgid;
-
-	if (!filter_tgid)
-		return true;
-	tgid = bpf_get_current_pid_tgid() >> 32;
-	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
 }
 
 /* Bit length of v: the slot rule of lib/hist.h. */
@@ -189,14 +161,6 @@ static __always_inline void hist_record(__u8 kind, __u8 size, __u8 write,
 		h->max_ns = ns;
 }
 
-static __always_inline __u8 size_class(__u64 arg)
-{
-	if (size_is_order)
-		return arg == 0 ? SZ_PTE : arg == pmd_order ? SZ_PMD : SZ_OTHER;
-	/* enum page_entry_size: PE_SIZE_PTE, PE_SIZE_PMD, PE_SIZE_PUD */
-	return arg == 0 ? SZ_PTE : arg == 1 ? SZ_PMD : SZ_OTHER;
-}
-
 static __always_inline __u8 outcome_class(__u32 ret)
 {
 	if (ret & VM_FAULT_NEEDDSYNC)
@@ -216,17 +180,26 @@ static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
 {
 	struct vm_area_struct *vma = BPF_CORE_READ(vmf, vma);
 	struct inode *inode = BPF_CORE_READ(vma, vm_file, f_inode);
-	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
 
 	fi->size = size_class(size_arg);
 	fi->write = !!(BPF_CORE_READ(vmf, flags) & FAULT_FLAG_WRITE);
 	/* vm_flags became a union member in 6.3: CO-RE finds it by name. */
 	fi->sync = !!(BPF_CORE_READ(vma, vm_flags) & VM_SYNC);
-	fi->fs = magic == EXT4_SUPER_MAGIC ? FS_EXT4 :
-		 magic == XFS_SB_MAGIC ? FS_XFS : FS_OTHER;
+	fi->fs = fs_of_inode(inode, FS_EXT4, FS_XFS, FS_OTHER);
 	fi->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	fi->ino = BPF_CORE_READ(inode, i_ino);
 	fi->pgoff = BPF_CORE_READ(vmf, pgoff);
+}
+
+/* A fault of a traced task: *fi describes it, timestamped now. */
+static __always_inline bool fault_start(struct vm_fault *vmf, __u64 size_arg,
+					struct fault_info *fi)
+{
+	if (!traced())
+		return false;
+	read_fault(vmf, size_arg, fi);
+	fi->ts = bpf_ktime_get_ns();
+	return true;
 }
 
 static __always_inline void emit_stack(void *ctx, const struct fault_info *fi,
@@ -265,10 +238,8 @@ static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg)
 	struct fault_info fi = {};
 	__u64 id = bpf_get_current_pid_tgid();
 
-	if (!traced())
+	if (!fault_start(vmf, size_arg, &fi))
 		return 0;
-	read_fault(vmf, size_arg, &fi);
-	fi.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&faults, &id, &fi, BPF_ANY);
 	if (filter_tgid)
 		bpf_map_update_elem(&devs, &fi.dev, &one, BPF_ANY);
@@ -321,33 +292,8 @@ static __always_inline int fault_exit(void *ctx, __u32 ret)
 	return 0;
 }
 
-SEC("fentry/dax_iomap_fault")
-int BPF_PROG(fentry_fault, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return fault_entry(vmf, size_arg);
-}
-
-SEC("fexit/dax_iomap_fault")
-int BPF_PROG(fexit_fault)
-{
-	__u64 ret = 0;
-
-	/* Not ctx[N]: the helper knows where the return value sits. */
-	bpf_get_func_ret(ctx, &ret);
-	return fault_exit(ctx, (__u32)ret);
-}
-
-SEC("kprobe/dax_iomap_fault")
-int BPF_KPROBE(kprobe_fault, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return fault_entry(vmf, size_arg);
-}
-
-SEC("kretprobe/dax_iomap_fault")
-int BPF_KRETPROBE(kretprobe_fault, long ret)
-{
-	return fault_exit(ctx, (__u32)ret);
-}
+HOOK(fault, "/dax_iomap_fault", fault_entry(vmf, size_arg),
+     fault_exit(ctx, (__u32)ret), struct vm_fault *vmf, unsigned long size_arg)
 
 /* ---- dax_finish_sync_fault and the vfs_fsync_range inside it ------------ */
 
@@ -357,10 +303,9 @@ static __always_inline int sync_entry(struct vm_fault *vmf, __u64 size_arg)
 	struct sync_state st = {};
 	__u64 id = bpf_get_current_pid_tgid();
 
-	if (!traced())
+	if (!fault_start(vmf, size_arg, &fi))
 		return 0;
-	read_fault(vmf, size_arg, &fi);
-	st.ts = bpf_ktime_get_ns();
+	st.ts = fi.ts;
 	st.size = fi.size;
 	st.fs = fi.fs;
 	st.write = fi.write;
@@ -413,53 +358,12 @@ static __always_inline int fsync_exit(void)
 	return 0;
 }
 
-SEC("fentry/dax_finish_sync_fault")
-int BPF_PROG(fentry_sync, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return sync_entry(vmf, size_arg);
-}
+HOOK_ENTRY(sync, "/dax_finish_sync_fault", sync_entry(vmf, size_arg),
+	   struct vm_fault *vmf, unsigned long size_arg)
+HOOK_EXIT_NORET(sync, "/dax_finish_sync_fault", sync_exit())
 
-SEC("fexit/dax_finish_sync_fault")
-int BPF_PROG(fexit_sync)
-{
-	return sync_exit();
-}
-
-SEC("kprobe/dax_finish_sync_fault")
-int BPF_KPROBE(kprobe_sync, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return sync_entry(vmf, size_arg);
-}
-
-SEC("kretprobe/dax_finish_sync_fault")
-int BPF_KRETPROBE(kretprobe_sync)
-{
-	return sync_exit();
-}
-
-SEC("fentry/vfs_fsync_range")
-int BPF_PROG(fentry_fsync)
-{
-	return fsync_entry();
-}
-
-SEC("fexit/vfs_fsync_range")
-int BPF_PROG(fexit_fsync)
-{
-	return fsync_exit();
-}
-
-SEC("kprobe/vfs_fsync_range")
-int BPF_KPROBE(kprobe_fsync)
-{
-	return fsync_entry();
-}
-
-SEC("kretprobe/vfs_fsync_range")
-int BPF_KRETPROBE(kretprobe_fsync)
-{
-	return fsync_exit();
-}
+HOOK_ENTRY(fsync, "/vfs_fsync_range", fsync_entry())
+HOOK_EXIT_NORET(fsync, "/vfs_fsync_range", fsync_exit())
 
 /* ---- the filesystem's fault handler (targets chosen at run time) -------- */
 
@@ -507,14 +411,8 @@ static __always_inline int handler_exit(void *ctx)
 }
 
 #define HANDLER_SLOT(n)							\
-SEC("fentry/dummy_handler" #n)						\
-int BPF_PROG(fentry_handler##n) { return handler_entry(); }		\
-SEC("fexit/dummy_handler" #n)						\
-int BPF_PROG(fexit_handler##n) { return handler_exit(ctx); }		\
-SEC("kprobe/dummy_handler" #n)						\
-int BPF_KPROBE(kprobe_handler##n) { return handler_entry(); }		\
-SEC("kretprobe/dummy_handler" #n)					\
-int BPF_KRETPROBE(kretprobe_handler##n) { return handler_exit(ctx); }
+	HOOK_ENTRY(handler##n, "/dummy_handler" #n, handler_entry())	\
+	HOOK_EXIT_NORET(handler##n, "/dummy_handler" #n, handler_exit(ctx))
 
 HANDLER_SLOT(0)
 HANDLER_SLOT(1)
@@ -547,14 +445,8 @@ static __always_inline int logforce_exit(void)
 	return 0;
 }
 
-SEC("fentry/xfs_log_force_seq")
-int BPF_PROG(fentry_logforce) { return logforce_entry(); }
-SEC("fexit/xfs_log_force_seq")
-int BPF_PROG(fexit_logforce) { return logforce_exit(); }
-SEC("kprobe/xfs_log_force_seq")
-int BPF_KPROBE(kprobe_logforce) { return logforce_entry(); }
-SEC("kretprobe/xfs_log_force_seq")
-int BPF_KRETPROBE(kretprobe_logforce) { return logforce_exit(); }
+HOOK_ENTRY(logforce, "/xfs_log_force_seq", logforce_entry())
+HOOK_EXIT_NORET(logforce, "/xfs_log_force_seq", logforce_exit())
 
 /* ---- fs_dax tracepoints -------------------------------------------------- */
 
@@ -601,33 +493,11 @@ static __always_inline int on_mkwrite_no_entry(void)
 	return 0;
 }
 
-SEC("tp_btf/dax_pte_fault_done")
-int BPF_PROG(tpbtf_pte_done) { return on_pte_done(); }
-SEC("raw_tp/dax_pte_fault_done")
-int BPF_PROG(rawtp_pte_done) { return on_pte_done(); }
-
-SEC("tp_btf/dax_pmd_fault_done")
-int BPF_PROG(tpbtf_pmd_done, struct inode *inode, struct vm_fault *vmf,
-	     unsigned long max_pgoff, int result)
-{
-	return on_pmd_done(result);
-}
-SEC("raw_tp/dax_pmd_fault_done")
-int BPF_PROG(rawtp_pmd_done, struct inode *inode, struct vm_fault *vmf,
-	     unsigned long max_pgoff, int result)
-{
-	return on_pmd_done(result);
-}
-
-SEC("tp_btf/dax_insert_pfn_mkwrite")
-int BPF_PROG(tpbtf_mkwrite) { return on_mkwrite(); }
-SEC("raw_tp/dax_insert_pfn_mkwrite")
-int BPF_PROG(rawtp_mkwrite) { return on_mkwrite(); }
-
-SEC("tp_btf/dax_insert_pfn_mkwrite_no_entry")
-int BPF_PROG(tpbtf_mkwrite_no_entry) { return on_mkwrite_no_entry(); }
-SEC("raw_tp/dax_insert_pfn_mkwrite_no_entry")
-int BPF_PROG(rawtp_mkwrite_no_entry) { return on_mkwrite_no_entry(); }
+TP_HOOK(pte_done, dax_pte_fault_done, on_pte_done())
+TP_HOOK(pmd_done, dax_pmd_fault_done, on_pmd_done(result), struct inode *inode,
+	struct vm_fault *vmf, unsigned long max_pgoff, int result)
+TP_HOOK(mkwrite, dax_insert_pfn_mkwrite, on_mkwrite())
+TP_HOOK(mkwrite_no_entry, dax_insert_pfn_mkwrite_no_entry, on_mkwrite_no_entry())
 
 /* ---- jbd2 commits (run in kjournald2: filtered by device) --------------- */
 
@@ -671,41 +541,11 @@ static __always_inline int on_commit_end(journal_t *journal,
 	return 0;
 }
 
-SEC("tp_btf/jbd2_start_commit")
-int BPF_PROG(tpbtf_commit_start, journal_t *journal, transaction_t *trans)
-{
-	return on_commit_start(journal, trans);
-}
-SEC("raw_tp/jbd2_start_commit")
-int BPF_PROG(rawtp_commit_start, journal_t *journal, transaction_t *trans)
-{
-	return on_commit_start(journal, trans);
-}
+TP_HOOK(commit_start, jbd2_start_commit, on_commit_start(journal, trans),
+	journal_t *journal, transaction_t *trans)
+TP_HOOK(commit_end, jbd2_end_commit, on_commit_end(journal, trans),
+	journal_t *journal, transaction_t *trans)
 
-SEC("tp_btf/jbd2_end_commit")
-int BPF_PROG(tpbtf_commit_end, journal_t *journal, transaction_t *trans)
-{
-	return on_commit_end(journal, trans);
-}
-SEC("raw_tp/jbd2_end_commit")
-int BPF_PROG(rawtp_commit_end, journal_t *journal, transaction_t *trans)
-{
-	return on_commit_end(journal, trans);
-}
-
-/* ---- -c: follow the processes the command forks ------------------------- */
-
-SEC("tracepoint/sched/sched_process_fork")
-int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, child;
-
-	if (!follow_forks || !bpf_map_lookup_elem(&tgids, &tgid))
-		return 0;
-	/* For a new thread this is a tid, a key no task matches: harmless. */
-	child = ctx->child_pid;
-	bpf_map_update_elem(&tgids, &child, &one, BPF_ANY);
-	return 0;
-}
+/* -c: follow_fork, in common.bpf.h. */
 
 char LICENSE[] SEC("license") = "GPL";

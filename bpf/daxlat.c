@@ -7,7 +7,6 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -17,7 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -26,6 +24,7 @@
 #include "daxlat.h"
 #include "daxlat_util.h"
 #include "daxlat.skel.h"
+#include "trace_helpers.h"
 #include "exitcodes.h"
 #include "hist.h"
 #include "json.h"
@@ -33,16 +32,11 @@
 #define NR_STORED_STACKS 1000	/* --stack-threshold keeps at most this many */
 
 static struct env {
-	pid_t pid;
-	const char *cmd;
+	struct trace_opts opt;	/* -p, -c, --json, --kprobes, --raw-tp, -v */
 	__u64 unit_div;
 	const char *unit;	/* "us" */
 	const char *unit_name;	/* "usecs" */
 	bool timestamp;
-	bool json;
-	bool kprobes;
-	bool raw_tp;
-	bool verbose;
 	long long stack_threshold_us;	/* -1: off */
 	long top;
 	long interval;		/* seconds, 0: none */
@@ -96,7 +90,7 @@ static const char doc[] =
 "  0 ok (with -c: the command's status), 1 runtime error, 2 usage,\n"
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
-enum { OPT_JSON = 1000, OPT_KPROBES, OPT_RAW_TP, OPT_STACK_THRESHOLD, OPT_TOP };
+enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace this process only (all its threads)", 0 },
@@ -115,33 +109,13 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
-static long parse_long(const char *arg, const char *what, long min,
-		       struct argp_state *state)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min)
-		argp_error(state, "invalid %s: %s", what, arg);
-	return v;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	static int pos;
 
+	if (!trace_opts_parse(&env.opt, key, arg, state))
+		return 0;
 	switch (key) {
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
-	case 'p':
-		env.pid = (pid_t)parse_long(arg, "PID", 1, state);
-		break;
-	case 'c':
-		env.cmd = arg;
-		break;
 	case 'm':
 		env.unit_div = 1000000, env.unit = "ms", env.unit_name = "msecs";
 		break;
@@ -154,35 +128,23 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'T':
 		env.timestamp = true;
 		break;
-	case OPT_JSON:
-		env.json = true;
-		break;
-	case OPT_KPROBES:
-		env.kprobes = true;
-		break;
-	case OPT_RAW_TP:
-		env.raw_tp = true;
-		break;
 	case OPT_STACK_THRESHOLD:
-		env.stack_threshold_us = parse_long(arg, "threshold", 0, state);
+		env.stack_threshold_us = argp_parse_long(arg, "threshold", 0, state);
 		break;
 	case OPT_TOP:
-		env.top = parse_long(arg, "count for --top", 1, state);
-		break;
-	case 'v':
-		env.verbose = true;
+		env.top = argp_parse_long(arg, "count for --top", 1, state);
 		break;
 	case ARGP_KEY_ARG:
 		if (pos == 0)
-			env.interval = parse_long(arg, "interval", 1, state);
+			env.interval = argp_parse_long(arg, "interval", 1, state);
 		else if (pos == 1)
-			env.times = parse_long(arg, "count", 1, state);
+			env.times = argp_parse_long(arg, "count", 1, state);
 		else
 			argp_error(state, "too many arguments: %s", arg);
 		pos++;
 		break;
 	case ARGP_KEY_END:
-		if (env.pid && env.cmd)
+		if (env.opt.pid && env.opt.cmd)
 			argp_error(state, "-p and -c exclude each other");
 		if (env.top && env.stack_threshold_us >= 0)
 			argp_error(state, "--top and --stack-threshold exclude each other");
@@ -193,195 +155,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt,
-			   va_list args)
-{
-	if (!env.verbose)
-		return 0;
-	(void)level;
-	return vfprintf(stderr, fmt, args);
-}
-
-__attribute__((format(printf, 1, 2)))
-static void verbose(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!env.verbose)
-		return;
-	va_start(ap, fmt);
-	fputs("daxlat: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-/* ---- kernel BTF: vmlinux and modules ------------------------------------ */
-
-static struct btf *vmlinux_btf;
-
-struct modbtf {
-	char name[64];
-	struct btf *btf;
-	int fd;
-};
-static struct modbtf *modbtfs;
-static size_t nmodbtfs;
-static bool modbtfs_loaded;
-
-/* Module BTFs are only read when a name is missing from vmlinux (xfs.ko). */
-static void load_module_btfs(void)
-{
-	__u32 id = 0;
-
-	modbtfs_loaded = true;
-	while (!bpf_btf_get_next_id(id, &id)) {
-		struct bpf_btf_info info = {};
-		__u32 len = sizeof(info);
-		char name[64] = "";
-		struct modbtf *m;
-		struct btf *btf;
-		int fd;
-
-		fd = bpf_btf_get_fd_by_id(id);
-		if (fd < 0)
-			continue;
-		info.name = (__u64)(unsigned long)name;
-		info.name_len = sizeof(name);
-		if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.kernel_btf ||
-		    !strcmp(name, "vmlinux")) {
-			close(fd);
-			continue;
-		}
-		btf = btf__load_from_kernel_by_id_split(id, vmlinux_btf);
-		m = btf ? realloc(modbtfs, (nmodbtfs + 1) * sizeof(*modbtfs)) : NULL;
-		if (!m) {
-			btf__free(btf);
-			close(fd);
-			continue;
-		}
-		modbtfs = m;
-		m = &modbtfs[nmodbtfs++];
-		snprintf(m->name, sizeof(m->name), "%s", name);
-		m->btf = btf;
-		m->fd = fd;	/* kept: the kernel wants it as attach_btf_obj_fd */
-	}
-}
-
-/*
- * Find @name of @kind in the kernel's BTF. Sets *obj_fd (0 for vmlinux) and
- * *btfp; returns the type id or -ENOENT.
- */
-static int find_kernel_btf(const char *name, __u32 kind, int *obj_fd,
-			   const struct btf **btfp, const char **module)
-{
-	int id = btf__find_by_name_kind(vmlinux_btf, name, kind);
-
-	if (id > 0) {
-		*obj_fd = 0, *btfp = vmlinux_btf, *module = NULL;
-		return id;
-	}
-	if (!modbtfs_loaded)
-		load_module_btfs();
-	for (size_t i = 0; i < nmodbtfs; i++) {
-		id = btf__find_by_name_kind(modbtfs[i].btf, name, kind);
-		if (id > 0) {
-			*obj_fd = modbtfs[i].fd, *btfp = modbtfs[i].btf;
-			*module = modbtfs[i].name;
-			return id;
-		}
-	}
-	return -ENOENT;
-}
-
-/*
- * Really load and attach a two-instruction tracing program to @name: the
- * only sure way to know fentry (or tp_btf) works here, since lockdown,
- * a missing trampoline or an unsupported argument type all show up only
- * then.
- */
-static int probe_tracing(const char *name, __u32 kind,
-			 enum bpf_attach_type type)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	const struct btf *btf;
-	const char *module;
-	int obj_fd, id, fd, link, err;
-
-	id = find_kernel_btf(name, kind, &obj_fd, &btf, &module);
-	if (id < 0)
-		return id;
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type,
-		    .attach_btf_id = id, .attach_btf_obj_fd = obj_fd);
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
-	if (fd < 0)
-		return -errno;
-	link = bpf_raw_tracepoint_open(NULL, fd);
-	err = link < 0 ? -errno : 0;
-	if (link >= 0)
-		close(link);
-	close(fd);
-	return err;
-}
-
-/* "enum" when the 2nd argument of @func is enum page_entry_size (<= 6.5),
- * "int" when it is unsigned int order (6.6+). */
-static int detect_size_arg(const char *func, bool *is_order,
-			   const char **arg_name)
-{
-	const struct btf_type *t, *proto, *at;
-	const struct btf_param *p;
-	int id;
-
-	id = btf__find_by_name_kind(vmlinux_btf, func, BTF_KIND_FUNC);
-	if (id < 0)
-		return -ENOENT;
-	t = btf__type_by_id(vmlinux_btf, id);
-	proto = btf__type_by_id(vmlinux_btf, t->type);
-	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 2)
-		return -EINVAL;
-	p = btf_params(proto) + 1;
-	*arg_name = btf__name_by_offset(vmlinux_btf, p->name_off);
-	id = btf__resolve_type(vmlinux_btf, p->type);
-	at = id > 0 ? btf__type_by_id(vmlinux_btf, id) : NULL;
-	if (at && btf_is_any_enum(at))
-		*is_order = false;
-	else if (at && btf_is_int(at))
-		*is_order = true;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-/* PMD order: log2(hpage_pmd_size / page size); 9 on x86-64. */
-static unsigned int detect_pmd_order(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
-	unsigned long pmd = 0, page = (unsigned long)sysconf(_SC_PAGESIZE);
-	unsigned int order = 0;
-
-	if (f) {
-		if (fscanf(f, "%lu", &pmd) != 1)
-			pmd = 0;
-		fclose(f);
-	}
-	if (!pmd || !page || pmd < page)
-		return 9;
-	while ((page << order) < pmd)
-		order++;
-	return order;
-}
-
 /* ---- probes -------------------------------------------------------------- */
-
-enum mode { M_ABSENT, M_FENTRY, M_KPROBE, M_TPBTF, M_RAWTP, M_FAILED };
-static const char *const mode_names[] = {
-	"absent", "fentry", "kprobe", "tp_btf", "raw_tp", "failed",
-};
 
 struct func_probe {
 	const char *func;
@@ -389,7 +163,7 @@ struct func_probe {
 	const char *kname;	/* kallsyms name for a kprobe, maybe a clone */
 	bool fentry_ok;		/* the probe program loaded and attached */
 	int fentry_err;
-	enum mode mode;
+	enum attach_mode mode;
 	int attach_err;
 	struct bpf_program *fentry, *fexit, *kprobe, *kretprobe;
 	struct bpf_link *links[2];
@@ -409,7 +183,7 @@ struct tp_probe {
 	const char *name;
 	bool tpbtf_ok;
 	int tpbtf_err;
-	enum mode mode;
+	enum attach_mode mode;
 	int attach_err;
 	struct bpf_program *tpbtf, *rawtp;
 	struct bpf_link *link;
@@ -430,29 +204,23 @@ static struct ksyms *ksyms;
 
 static bool func_exists(const char *func)
 {
-	const struct btf *btf;
-	const char *module;
-	int fd;
-
-	return find_kernel_btf(func, BTF_KIND_FUNC, &fd, &btf, &module) > 0 ||
+	return kernel_btf_find(func, BTF_KIND_FUNC, NULL) > 0 ||
 	       ksyms_probe_name(ksyms, func);
 }
 
 static void resolve_func(struct func_probe *p)
 {
-	const struct btf *btf;
-	const char *module = NULL;
-	int fd;
+	struct kernel_btf_loc loc = { .module = NULL };
 
-	p->in_btf = find_kernel_btf(p->func, BTF_KIND_FUNC, &fd, &btf, &module) > 0;
+	p->in_btf = kernel_btf_find(p->func, BTF_KIND_FUNC, &loc) > 0;
 	p->kname = ksyms_probe_name(ksyms, p->func);
 	p->fentry_err = -ENOENT;
-	if (env.kprobes || !p->in_btf)
+	if (env.opt.kprobes || !p->in_btf)
 		return;
 	p->fentry_err = probe_tracing(p->func, BTF_KIND_FUNC, BPF_TRACE_FENTRY);
 	p->fentry_ok = !p->fentry_err;
 	verbose("%s: BTF in %s, kallsyms name %s, fentry %s", p->func,
-		module ? module : "vmlinux", p->kname ? p->kname : "none",
+		loc.module ? loc.module : "vmlinux", p->kname ? p->kname : "none",
 		p->fentry_ok ? "works" : strerror(-p->fentry_err));
 }
 
@@ -489,7 +257,7 @@ static void resolve_tps(void)
 		struct tp_probe *t = &tprobes[i];
 
 		t->tpbtf_err = -ENOENT;
-		if (env.raw_tp)
+		if (env.opt.raw_tp)
 			continue;
 		snprintf(name, sizeof(name), "btf_trace_%s", t->name);
 		t->tpbtf_err = probe_tracing(name, BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP);
@@ -501,55 +269,28 @@ static void resolve_tps(void)
 
 static void bind_progs(struct daxlat_bpf *skel)
 {
-	struct func_probe *p;
-
-	p = &fprobes[FP_FAULT];
-	p->fentry = skel->progs.fentry_fault, p->fexit = skel->progs.fexit_fault;
-	p->kprobe = skel->progs.kprobe_fault, p->kretprobe = skel->progs.kretprobe_fault;
-	p = &fprobes[FP_SYNC];
-	p->fentry = skel->progs.fentry_sync, p->fexit = skel->progs.fexit_sync;
-	p->kprobe = skel->progs.kprobe_sync, p->kretprobe = skel->progs.kretprobe_sync;
-	p = &fprobes[FP_FSYNC];
-	p->fentry = skel->progs.fentry_fsync, p->fexit = skel->progs.fexit_fsync;
-	p->kprobe = skel->progs.kprobe_fsync, p->kretprobe = skel->progs.kretprobe_fsync;
-	p = &fprobes[FP_LOGFORCE];
-	p->fentry = skel->progs.fentry_logforce, p->fexit = skel->progs.fexit_logforce;
-	p->kprobe = skel->progs.kprobe_logforce, p->kretprobe = skel->progs.kretprobe_logforce;
-
-#define BIND_HANDLER(n)							\
-	hprobes[n].fentry = skel->progs.fentry_handler##n;		\
-	hprobes[n].fexit = skel->progs.fexit_handler##n;		\
-	hprobes[n].kprobe = skel->progs.kprobe_handler##n;		\
-	hprobes[n].kretprobe = skel->progs.kretprobe_handler##n;
-	BIND_HANDLER(0) BIND_HANDLER(1) BIND_HANDLER(2) BIND_HANDLER(3)
-#undef BIND_HANDLER
-
-	tprobes[TP_PTE_DONE].tpbtf = skel->progs.tpbtf_pte_done;
-	tprobes[TP_PTE_DONE].rawtp = skel->progs.rawtp_pte_done;
-	tprobes[TP_PMD_DONE].tpbtf = skel->progs.tpbtf_pmd_done;
-	tprobes[TP_PMD_DONE].rawtp = skel->progs.rawtp_pmd_done;
-	tprobes[TP_MKWRITE].tpbtf = skel->progs.tpbtf_mkwrite;
-	tprobes[TP_MKWRITE].rawtp = skel->progs.rawtp_mkwrite;
-	tprobes[TP_MKWRITE_NO_ENTRY].tpbtf = skel->progs.tpbtf_mkwrite_no_entry;
-	tprobes[TP_MKWRITE_NO_ENTRY].rawtp = skel->progs.rawtp_mkwrite_no_entry;
-	tprobes[TP_COMMIT_START].tpbtf = skel->progs.tpbtf_commit_start;
-	tprobes[TP_COMMIT_START].rawtp = skel->progs.rawtp_commit_start;
-	tprobes[TP_COMMIT_END].tpbtf = skel->progs.tpbtf_commit_end;
-	tprobes[TP_COMMIT_END].rawtp = skel->progs.rawtp_commit_end;
+	BIND_HOOK(fprobes[FP_FAULT], skel, fault);
+	BIND_HOOK(fprobes[FP_SYNC], skel, sync);
+	BIND_HOOK(fprobes[FP_FSYNC], skel, fsync);
+	BIND_HOOK(fprobes[FP_LOGFORCE], skel, logforce);
+	BIND_HOOK(hprobes[0], skel, handler0);
+	BIND_HOOK(hprobes[1], skel, handler1);
+	BIND_HOOK(hprobes[2], skel, handler2);
+	BIND_HOOK(hprobes[3], skel, handler3);
+	BIND_TP(tprobes[TP_PTE_DONE], skel, pte_done);
+	BIND_TP(tprobes[TP_PMD_DONE], skel, pmd_done);
+	BIND_TP(tprobes[TP_MKWRITE], skel, mkwrite);
+	BIND_TP(tprobes[TP_MKWRITE_NO_ENTRY], skel, mkwrite_no_entry);
+	BIND_TP(tprobes[TP_COMMIT_START], skel, commit_start);
+	BIND_TP(tprobes[TP_COMMIT_END], skel, commit_end);
 }
-
-struct load_cfg {
-	bool size_is_order;
-	unsigned int pmd_order;
-	bool filter;
-};
 
 /*
  * Open and load with fentry/tp_btf where the probes said they work.
  * kprobe and raw_tp programs need no target at load time, so they are
  * always loaded: a fentry attach that still fails falls back to them.
  */
-static struct daxlat_bpf *open_and_load(const struct load_cfg *cfg,
+static struct daxlat_bpf *open_and_load(const struct trace_cfg *cfg,
 					bool allow_fentry, bool allow_tpbtf,
 					int *errp)
 {
@@ -560,10 +301,7 @@ static struct daxlat_bpf *open_and_load(const struct load_cfg *cfg,
 		*errp = -errno;
 		return NULL;
 	}
-	skel->rodata->filter_tgid = cfg->filter;
-	skel->rodata->follow_forks = env.cmd != NULL;
-	skel->rodata->size_is_order = cfg->size_is_order;
-	skel->rodata->pmd_order = cfg->pmd_order;
+	TRACE_CFG_APPLY(skel, cfg);
 	skel->rodata->unit_div = env.unit_div;
 	skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
 	bind_progs(skel);
@@ -588,7 +326,6 @@ static struct daxlat_bpf *open_and_load(const struct load_cfg *cfg,
 	for (int i = 0; i < TP_NR; i++)
 		bpf_program__set_autoload(tprobes[i].tpbtf,
 					  allow_tpbtf && tprobes[i].tpbtf_ok);
-	bpf_program__set_autoload(skel->progs.follow_fork, env.cmd != NULL);
 
 	err = daxlat_bpf__load(skel);
 	if (err) {
@@ -599,74 +336,42 @@ static struct daxlat_bpf *open_and_load(const struct load_cfg *cfg,
 	return skel;
 }
 
-/* Exits first: an entry seen without its exit would leave stale state. */
 static void attach_func(struct func_probe *p, bool fentry_loaded)
 {
-	struct bpf_link *l0, *l1;
-
 	p->mode = M_ABSENT;
 	if (fentry_loaded) {
-		l1 = bpf_program__attach(p->fexit);
-		l0 = l1 ? bpf_program__attach(p->fentry) : NULL;
-		if (l0 && l1) {
-			p->links[0] = l0, p->links[1] = l1, p->mode = M_FENTRY;
+		p->attach_err = attach_fentry_pair(p->func, p->fentry, p->fexit, p->links);
+		if (!p->attach_err) {
+			p->mode = M_FENTRY;
 			return;
 		}
-		p->attach_err = -errno;
-		bpf_link__destroy(l0);
-		bpf_link__destroy(l1);
-		verbose("%s: fentry attach failed (%s), trying a kprobe",
-			p->func, strerror(-p->attach_err));
 	}
 	if (!p->kname) {
 		if (p->in_btf || fentry_loaded)
 			p->mode = M_FAILED;
 		return;
 	}
-	l1 = bpf_program__attach_kprobe(p->kretprobe, true, p->kname);
-	l0 = l1 ? bpf_program__attach_kprobe(p->kprobe, false, p->kname) : NULL;
-	if (l0 && l1) {
-		p->links[0] = l0, p->links[1] = l1, p->mode = M_KPROBE;
-		return;
-	}
-	p->attach_err = -errno;
-	bpf_link__destroy(l0);
-	bpf_link__destroy(l1);
-	p->mode = M_FAILED;
+	p->attach_err = attach_kprobe_pair(p->kname, p->kprobe, p->kretprobe, p->links);
+	p->mode = p->attach_err ? M_FAILED : M_KPROBE;
 }
 
 static void attach_tp(struct tp_probe *t, bool tpbtf_loaded)
 {
-	if (tpbtf_loaded) {
-		t->link = bpf_program__attach(t->tpbtf);
-		if (t->link) {
-			t->mode = M_TPBTF;
-			return;
-		}
-		verbose("%s: tp_btf attach failed (%s), trying raw_tp", t->name,
-			strerror(errno));
-	}
-	t->link = bpf_program__attach_raw_tracepoint(t->rawtp, t->name);
-	if (t->link) {
-		t->mode = M_RAWTP;
-		return;
-	}
-	t->attach_err = -errno;
-	t->mode = t->attach_err == -ENOENT ? M_ABSENT : M_FAILED;
+	t->mode = attach_tracepoint(t->name, t->tpbtf, t->rawtp, tpbtf_loaded,
+				    &t->link, &t->attach_err);
+	if (t->mode == M_FAILED && t->attach_err == -ENOENT)
+		t->mode = M_ABSENT;
 }
 
 static void detach_all(void)
 {
 	for (int i = 0; i < FP_NR; i++)
-		for (int j = 0; j < 2; j++)
-			bpf_link__destroy(fprobes[i].links[j]), fprobes[i].links[j] = NULL;
+		destroy_links(fprobes[i].links, 2);
 	for (size_t i = 0; i < nhprobes; i++)
-		for (int j = 0; j < 2; j++)
-			bpf_link__destroy(hprobes[i].links[j]), hprobes[i].links[j] = NULL;
+		destroy_links(hprobes[i].links, 2);
 	for (int i = 0; i < TP_NR; i++)
-		bpf_link__destroy(tprobes[i].link), tprobes[i].link = NULL;
-	bpf_link__destroy(fork_link);
-	fork_link = NULL;
+		destroy_links(&tprobes[i].link, 1);
+	destroy_links(&fork_link, 1);
 }
 
 /* ---- reporting ----------------------------------------------------------- */
@@ -992,7 +697,7 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 	if (env.top)
 		evstore_sort(stacks);
 
-	if (env.json) {
+	if (env.opt.json) {
 		struct json_writer w;
 		static const struct {
 			const char *key;
@@ -1021,12 +726,12 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 		json_kv_uint(&w, "pmd_order", ri->pmd_order);
 		json_end_object(&w);
 		attach_json(&w);
-		if (env.pid)
-			json_kv_int(&w, "pid", env.pid);
-		if (env.cmd) {
+		if (env.opt.pid)
+			json_kv_int(&w, "pid", env.opt.pid);
+		if (env.opt.cmd) {
 			json_key(&w, "command");
 			json_begin_object(&w);
-			json_kv_string(&w, "cmd", env.cmd);
+			json_kv_string(&w, "cmd", env.opt.cmd);
 			json_kv_int(&w, "pid", ri->child);
 			if (ri->child_done)
 				json_kv_int(&w, "status", ri->child_status);
@@ -1139,46 +844,6 @@ static int handle_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-/* Fork CMD now, held until the probes are attached: it reads one byte. */
-static pid_t spawn_held(const char *cmd, int *go_fd)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		char c;
-
-		close(p[1]);
-		/* EOF instead of the byte: daxlat failed, do not run. */
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		close(p[0]);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	close(p[0]);
-	fcntl(p[1], F_SETFD, FD_CLOEXEC);
-	*go_fd = p[1];
-	return pid;
-}
-
-static int status_to_exit(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return EXIT_RUNTIME;
-}
-
 static void print_banner(void)
 {
 	char hl[256];
@@ -1190,7 +855,7 @@ static void print_banner(void)
 	       mode_names[tprobes[TP_MKWRITE].mode]);
 	if (fprobes[FP_LOGFORCE].mode != M_ABSENT)
 		printf(", xfs_log_force_seq %s", mode_names[fprobes[FP_LOGFORCE].mode]);
-	if (env.cmd)
+	if (env.opt.cmd)
 		printf(". Running the command.\n");
 	else if (env.interval)
 		printf(". Ctrl-C to end.\n");
@@ -1205,7 +870,7 @@ int main(int argc, char **argv)
 		.options = opts, .parser = parse_arg, .doc = doc,
 	};
 	struct run_info ri = { .size_arg_name = "?" };
-	struct load_cfg cfg = { 0 };
+	struct trace_cfg cfg = { 0 };
 	struct daxlat_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	struct evstore stacks;
@@ -1213,29 +878,30 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct timespec next = { 0 };
 	bool fentry_loaded = true, tpbtf_loaded = true, printed_last = false;
-	bool released = false;
-	int go_fd = -1, err, ret = EXIT_RUNTIME;
+	struct held_cmd cmd = HELD_CMD_INIT;
+	int err, ret = EXIT_RUNTIME;
 	long times_left;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return EXIT_USAGE;
-	libbpf_set_print(libbpf_print_fn);
+	verbose_setup("daxlat", env.opt.verbose, false);
+	libbpf_set_print(libbpf_print_verbose);
 	uname(&ri.uts);
 	if (evstore_init(&stacks, env.top ? (size_t)env.top : NR_STORED_STACKS,
 			 env.top > 0)) {
 		fprintf(stderr, "daxlat: out of memory\n");
 		return EXIT_RUNTIME;
 	}
-	if (env.pid && kill(env.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "daxlat: no process %d\n", env.pid);
+	if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "daxlat: no process %d\n", env.opt.pid);
 		return EXIT_USAGE;
 	}
 
-	vmlinux_btf = btf__load_vmlinux_btf();
-	if (!vmlinux_btf) {
+	err = kernel_btf_load();
+	if (err) {
 		fprintf(stderr, "daxlat: no kernel BTF (/sys/kernel/btf/vmlinux: %s): "
-			"the kernel needs CONFIG_DEBUG_INFO_BTF\n", strerror(errno));
+			"the kernel needs CONFIG_DEBUG_INFO_BTF\n", strerror(-err));
 		return EXIT_NO_BTF;
 	}
 	err = detect_size_arg("dax_iomap_fault", &ri.size_is_order, &ri.size_arg_name);
@@ -1270,14 +936,15 @@ int main(int argc, char **argv)
 
 	cfg.size_is_order = ri.size_is_order;
 	cfg.pmd_order = ri.pmd_order;
-	cfg.filter = env.pid || env.cmd;
+	cfg.filter = env.opt.pid || env.opt.cmd;
+	cfg.follow_forks = env.opt.cmd != NULL;
 
-	if (env.cmd) {
-		ri.child = spawn_held(env.cmd, &go_fd);
-		if (ri.child < 0) {
+	if (env.opt.cmd) {
+		if (held_cmd_spawn(&cmd, env.opt.cmd)) {
 			fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
 			goto cleanup;
 		}
+		ri.child = cmd.pid;
 	}
 
 	skel = open_and_load(&cfg, true, true, &err);
@@ -1304,13 +971,11 @@ int main(int argc, char **argv)
 
 	if (fprobes[FP_FAULT].mode != M_FENTRY && fprobes[FP_FAULT].mode != M_KPROBE) {
 		struct func_probe *p = &fprobes[FP_FAULT];
-		bool no_kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) &&
-				  access("/sys/kernel/tracing/kprobe_events", F_OK) &&
-				  access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+		bool no_kprobes = kprobes_unavailable();
 
 		fprintf(stderr, "daxlat: cannot trace dax_iomap_fault: fentry %s%s, kprobe %s%s\n",
 			p->fentry_ok ? "attach failed" :
-			env.kprobes ? "not tried (--kprobes)" : strerror(-p->fentry_err),
+			env.opt.kprobes ? "not tried (--kprobes)" : strerror(-p->fentry_err),
 			p->fentry_err == -EPERM ? " (BPF tracing restricted?)" : "",
 			!p->kname ? "impossible (not in /proc/kallsyms)" :
 			strerror(-p->attach_err),
@@ -1318,21 +983,16 @@ int main(int argc, char **argv)
 		ret = EXIT_NO_PROBE;
 		goto cleanup;
 	}
-	if (env.cmd) {
+	if (env.opt.cmd) {
 		fork_link = bpf_program__attach(skel->progs.follow_fork);
 		if (!fork_link)
 			fprintf(stderr, "daxlat: warning: cannot follow forks (%s): "
 				"only the shell itself is traced\n", strerror(errno));
 	}
-	if (cfg.filter) {
-		__u32 tgid = env.cmd ? (__u32)ri.child : (__u32)env.pid;
-		__u8 one = 1;
-
-		err = bpf_map_update_elem(bpf_map__fd(skel->maps.tgids), &tgid, &one, BPF_ANY);
-		if (err) {
-			fprintf(stderr, "daxlat: cannot set the pid filter: %s\n", strerror(errno));
-			goto cleanup;
-		}
+	if (cfg.filter &&
+	    filter_add_tgid(skel->maps.tgids, env.opt.cmd ? ri.child : env.opt.pid)) {
+		fprintf(stderr, "daxlat: cannot set the pid filter: %s\n", strerror(errno));
+		goto cleanup;
 	}
 	if (env.stack_threshold_us >= 0)
 		skel->bss->stack_min_ns = (__u64)env.stack_threshold_us * 1000;
@@ -1347,16 +1007,11 @@ int main(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!env.json)
+	if (!env.opt.json)
 		print_banner();
-	if (env.cmd) {
-		if (write(go_fd, "g", 1) != 1) {
-			fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
-			goto cleanup;
-		}
-		close(go_fd);
-		go_fd = -1;
-		released = true;
+	if (env.opt.cmd && held_cmd_release(&cmd)) {
+		fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
+		goto cleanup;
 	}
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -1376,14 +1031,10 @@ int main(int argc, char **argv)
 		} else {
 			usleep(100000);
 		}
-		if (env.cmd && !ri.child_done) {
-			int status;
-
-			if (waitpid(ri.child, &status, WNOHANG) == ri.child) {
-				ri.child_done = true;
-				ri.child_status = status_to_exit(status);
-				break;
-			}
+		if (env.opt.cmd && !ri.child_done &&
+		    held_cmd_ended(&cmd, &ri.child_status, EXIT_RUNTIME)) {
+			ri.child_done = true;
+			break;
 		}
 		if (!env.interval)
 			continue;
@@ -1407,23 +1058,15 @@ int main(int argc, char **argv)
 		if (print_report(skel, &ri, &stacks, false))
 			ret = EXIT_RUNTIME;
 	}
-	if (env.cmd && ri.child_done && ret == EXIT_OK)
+	if (env.opt.cmd && ri.child_done && ret == EXIT_OK)
 		ret = ri.child_status;
 
 cleanup:
-	if (go_fd >= 0)
-		close(go_fd);	/* a held command sees EOF and exits unrun */
-	if (env.cmd && ri.child > 0 && !released)
-		waitpid(ri.child, NULL, 0);
+	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */
 	ring_buffer__free(rb);
 	detach_all();
 	daxlat_bpf__destroy(skel);
-	for (size_t i = 0; i < nmodbtfs; i++) {
-		btf__free(modbtfs[i].btf);
-		close(modbtfs[i].fd);
-	}
-	free(modbtfs);
-	btf__free(vmlinux_btf);
+	kernel_btf_free();
 	ksyms_free(ksyms);
 	evstore_free(&stacks);
 	return ret;

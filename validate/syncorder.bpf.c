@@ -11,7 +11,8 @@
  * Every function hook comes as fentry/fexit and as kprobe/kretprobe; user
  * space picks per hook at run time. Exit handlers only take the return
  * value: what they need from the call's arguments was saved at entry in the
- * task's state, so both flavours share the code.
+ * task's state, so both flavours share the code (the macros of
+ * common.bpf.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -20,6 +21,12 @@
 #include "syncorder.h"
 
 #define MAX_TASKS	16384
+#define TGIDS_MAX	MAX_TASKS
+#include "common.bpf.h"
+
+_Static_assert(SO_SZ_PTE == FAULT_SZ_PTE && SO_SZ_PMD == FAULT_SZ_PMD &&
+	       SO_SZ_OTHER == FAULT_SZ_OTHER, "size_class() numbering");
+
 #define S_IFMT		00170000
 #define S_IFREG		0100000
 
@@ -66,23 +73,25 @@ struct xfs_cil_ctx___so {
 #define XLOG_IO_ERROR	2	/* fs/xfs/xfs_log_priv.h: l_opstate bit */
 #define EXT4_MOUNT2_JOURNAL_FAST_COMMIT 0x10
 
-/* Set by user space before load. */
-const volatile bool filter_tgid = false;
-const volatile bool follow_forks = false;
-const volatile bool size_is_order = false;	/* dax_iomap_fault 2nd arg */
-const volatile __u32 pmd_order = 9;
+/* Set by user space before load (and common.bpf.h's). */
 const volatile bool have_xfs = false;		/* xfs BTF present at load */
 
 __u64 counters[SO_C_NR];
 
+/* The traced calls a task can be inside: task_state.in[] */
+enum {
+	IN_FAULT,	/* a traced dax_iomap_fault */
+	IN_SYNC,	/* dax_finish_sync_fault */
+	IN_IOMAP,	/* the fs iomap_begin of a traced fault */
+	IN_FSYNC,	/* vfs_fsync_range inside dax_finish_sync_fault */
+	IN_FORCE,	/* xfs_log_force_seq inside that fsync */
+	IN_NR
+};
+
 /* Per task: where it is in the fault path, and what an exit handler
  * needs from the entry. */
 struct task_state {
-	__u8 in_fault;		/* inside a traced dax_iomap_fault */
-	__u8 in_sync;		/* inside dax_finish_sync_fault */
-	__u8 in_iomap;
-	__u8 in_fsync;
-	__u8 in_force;
+	__u8 in[IN_NR];
 	__u8 handler_pending;	/* a traced fault ran since the handler's entry */
 	__u8 fs;
 	__u8 size;
@@ -117,42 +126,15 @@ struct {
 } tasks SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_TASKS);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
-
-/* Filesystems the traced faults touched: commit and checkpoint events are
- * emitted only for them. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u32);
-	__type(value, __u8);
-} devs SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 4 << 20);
 } events SEC(".maps");
 
 static const struct task_state zero_state;
-static const __u8 one = 1;
 
 static __always_inline void count(enum so_counter c)
 {
 	__sync_fetch_and_add(&counters[c], 1);
-}
-
-static __always_inline bool traced(void)
-{
-	__u32 tgid;
-
-	if (!filter_tgid)
-		return true;
-	tgid = bpf_get_current_pid_tgid() >> 32;
-	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
 }
 
 static __always_inline __u32 cur_tid(void)
@@ -207,30 +189,71 @@ static __always_inline void ev_submit(struct so_event *e)
 	count(SO_C_EVENTS);
 }
 
-static __always_inline void ev_from_task(struct so_event *e,
-					 const struct task_state *st)
+/* A record of @type about the task's fault (@st), or NULL. */
+static __always_inline struct so_event *ev_task(__u8 type,
+						const struct task_state *st)
 {
-	e->fs = st->fs;
-	e->size = st->size;
-	e->dev = st->dev;
-	e->ino = st->ino;
-	e->pgoff = st->pgoff;
+	struct so_event *e = ev_reserve(type);
+
+	if (e) {
+		e->fs = st->fs;
+		e->size = st->size;
+		e->dev = st->dev;
+		e->ino = st->ino;
+		e->pgoff = st->pgoff;
+	}
+	return e;
+}
+
+/*
+ * The task (@st, or NULL) returns from a call it was traced inside (@in,
+ * an IN_*), which it leaves: a record of @type about its fault. NULL when
+ * it was not inside, or the ring buffer is full.
+ */
+static __always_inline struct so_event *ev_return(struct task_state *st,
+						  int in, __u8 type)
+{
+	if (!st || !st->in[in])
+		return NULL;
+	st->in[in] = 0;
+	return ev_task(type, st);
+}
+
+/* Submit @e, if any, with the call's return value as its payload. */
+static __always_inline int ev_submit_ret(struct so_event *e, __s64 ret)
+{
+	if (e) {
+		e->ret = (__u32)ret;
+		ev_submit(e);
+	}
+	return 0;
+}
+
+/* The return of a call (@in, an IN_*) whose record is its value alone. */
+static __always_inline int ret_exit(int in, __u8 type, __s64 ret)
+{
+	return ev_submit_ret(ev_return(task_get(), in, type), ret);
+}
+
+/* A record of @type about device @dev (of filesystem @fs), when traced
+ * faults touched it: commits and checkpoints run in other tasks. */
+static __always_inline struct so_event *ev_dev(__u8 type, __u8 fs, __u32 dev)
+{
+	struct so_event *e;
+
+	if (!bpf_map_lookup_elem(&devs, &dev))
+		return NULL;
+	e = ev_reserve(type);
+	if (e) {
+		e->fs = fs;
+		e->dev = dev;
+	}
+	return e;
 }
 
 static __always_inline __u8 fs_of(struct inode *inode)
 {
-	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
-
-	return magic == SO_EXT4_MAGIC ? SO_FS_EXT4 :
-	       magic == SO_XFS_MAGIC ? SO_FS_XFS : SO_FS_OTHER;
-}
-
-static __always_inline __u8 size_class(__u64 arg)
-{
-	if (size_is_order)
-		return arg == 0 ? SO_SZ_PTE : arg == pmd_order ? SO_SZ_PMD : SO_SZ_OTHER;
-	/* enum page_entry_size: PE_SIZE_PTE, PE_SIZE_PMD, PE_SIZE_PUD */
-	return arg == 0 ? SO_SZ_PTE : arg == 1 ? SO_SZ_PMD : SO_SZ_OTHER;
+	return fs_of_inode(inode, SO_FS_EXT4, SO_FS_XFS, SO_FS_OTHER);
 }
 
 /* A VM_SYNC shared mapping of a regular file: the only place MAP_SYNC
@@ -252,6 +275,24 @@ static __always_inline bool sync_vma(struct vm_area_struct *vma,
 		return false;
 	*inodep = inode;
 	return true;
+}
+
+/* The task's state (created if need be) for its fault @vmf on @inode, with
+ * the fault's identity; NULL when the state map is full. */
+static __always_inline struct task_state *task_start(struct vm_fault *vmf,
+						     __u64 size_arg,
+						     struct inode *inode)
+{
+	struct task_state *st = task_get_or_create();
+
+	if (!st)
+		return NULL;
+	st->fs = fs_of(inode);
+	st->size = size_class(size_arg);
+	st->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	st->ino = BPF_CORE_READ(inode, i_ino);
+	st->pgoff = BPF_CORE_READ(vmf, pgoff);
+	return st;
 }
 
 /* ---- ext4 and jbd2 state ------------------------------------------------ */
@@ -370,24 +411,18 @@ static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg)
 
 	if (!(vmf_flags & SO_FAULT_FLAG_WRITE) || !sync_vma(vma, &inode) || !traced())
 		return 0;
-	st = task_get_or_create();
+	st = task_start(vmf, size_arg, inode);
 	if (!st)
 		return 0;
 	count(SO_C_FAULTS);
-	st->in_fault = 1;
-	st->in_iomap = 0;
+	st->in[IN_FAULT] = 1;
+	st->in[IN_IOMAP] = 0;
 	st->handler_pending = 1;
-	st->fs = fs_of(inode);
-	st->size = size_class(size_arg);
-	st->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	st->ino = BPF_CORE_READ(inode, i_ino);
-	st->pgoff = BPF_CORE_READ(vmf, pgoff);
 	bpf_map_update_elem(&devs, &st->dev, &one, BPF_ANY);
 
-	e = ev_reserve(SO_EV_FAULT_ENTER);
+	e = ev_task(SO_EV_FAULT_ENTER, st);
 	if (!e)
 		return 0;
-	ev_from_task(e, st);
 	e->fault.address = BPF_CORE_READ(vmf, address);
 	e->fault.vm_flags = BPF_CORE_READ(vma, vm_flags);
 	e->fault.vmf_flags = vmf_flags;
@@ -400,49 +435,9 @@ static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg)
 	return 0;
 }
 
-static __always_inline int fault_exit(__s64 ret)
-{
-	struct task_state *st = task_get();
-	struct so_event *e;
-
-	if (!st || !st->in_fault)
-		return 0;
-	st->in_fault = 0;
-	e = ev_reserve(SO_EV_FAULT_EXIT);
-	if (!e)
-		return 0;
-	ev_from_task(e, st);
-	e->ret = (__u32)ret;
-	ev_submit(e);
-	return 0;
-}
-
-SEC("fentry")
-int BPF_PROG(fentry_fault, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return fault_entry(vmf, size_arg);
-}
-
-SEC("fexit")
-int BPF_PROG(fexit_fault)
-{
-	__u64 ret = 0;
-
-	bpf_get_func_ret(ctx, &ret);
-	return fault_exit((__s64)ret);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_fault, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return fault_entry(vmf, size_arg);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(kretprobe_fault, long ret)
-{
-	return fault_exit(ret);
-}
+HOOK(fault, "", fault_entry(vmf, size_arg),
+     ret_exit(IN_FAULT, SO_EV_FAULT_EXIT, ret),
+     struct vm_fault *vmf, unsigned long size_arg)
 
 /* ---- dax_fault_iter: the iomap flags dax_fault_is_synchronous() tests ---- */
 
@@ -451,12 +446,11 @@ static __always_inline int iter_entry(struct iomap_iter *iter)
 	struct task_state *st = task_get();
 	struct so_event *e;
 
-	if (!st || !st->in_fault)
+	if (!st || !st->in[IN_FAULT])
 		return 0;
-	e = ev_reserve(SO_EV_FAULT_ITER);
+	e = ev_task(SO_EV_FAULT_ITER, st);
 	if (!e)
 		return 0;
-	ev_from_task(e, st);
 	e->iter.iter_flags = BPF_CORE_READ(iter, flags);
 	e->iter.iomap_flags = BPF_CORE_READ(iter, iomap.flags);
 	e->iter.iomap_type = BPF_CORE_READ(iter, iomap.type);
@@ -466,17 +460,7 @@ static __always_inline int iter_entry(struct iomap_iter *iter)
 	return 0;
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_iter, struct vm_fault *vmf, struct iomap_iter *iter)
-{
-	return iter_entry(iter);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_iter, struct vm_fault *vmf, struct iomap_iter *iter)
-{
-	return iter_entry(iter);
-}
+HOOK_ENTRY(iter, "", iter_entry(iter), struct vm_fault *vmf, struct iomap_iter *iter)
 
 /* ---- the filesystem's iomap_begin ------------------------------------- */
 
@@ -487,9 +471,9 @@ static __always_inline int iomap_entry(struct inode *inode, __u64 offset,
 	struct task_state *st = task_get();
 	struct xfs_snap xs = {};
 
-	if (!st || !st->in_fault)
+	if (!st || !st->in[IN_FAULT])
 		return 0;
-	st->in_iomap = 1;
+	st->in[IN_IOMAP] = 1;
 	st->iomap_inode = inode;
 	st->iomap = iomap;
 	st->offset = offset;
@@ -518,14 +502,10 @@ static __always_inline int iomap_exit(__s64 ret, __u8 fs)
 	struct so_event *e;
 	struct xfs_snap xs = {};
 
-	if (!st || !st->in_iomap)
-		return 0;
-	st->in_iomap = 0;
-	inode = st->iomap_inode;
-	e = ev_reserve(SO_EV_IOMAP);
+	e = ev_return(st, IN_IOMAP, SO_EV_IOMAP);
 	if (!e)
 		return 0;
-	ev_from_task(e, st);
+	inode = st->iomap_inode;
 	e->iomap.offset = st->offset;
 	e->iomap.length = st->length;
 	e->iomap.flags_in = st->flags_in;
@@ -556,63 +536,13 @@ static __always_inline int iomap_exit(__s64 ret, __u8 fs)
 	return 0;
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_ext4_iomap, struct inode *inode, loff_t offset,
-	     loff_t length, unsigned int flags, struct iomap *iomap)
-{
-	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_EXT4);
-}
+HOOK(ext4_iomap, "", iomap_entry(inode, offset, length, flags, iomap, SO_FS_EXT4),
+     iomap_exit((int)ret, SO_FS_EXT4), struct inode *inode, loff_t offset,
+     loff_t length, unsigned int flags, struct iomap *iomap)
 
-SEC("fexit")
-int BPF_PROG(fexit_ext4_iomap)
-{
-	__u64 ret = 0;
-
-	bpf_get_func_ret(ctx, &ret);
-	return iomap_exit((int)ret, SO_FS_EXT4);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ext4_iomap, struct inode *inode, loff_t offset,
-	       loff_t length, unsigned int flags, struct iomap *iomap)
-{
-	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_EXT4);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(kretprobe_ext4_iomap, long ret)
-{
-	return iomap_exit((int)ret, SO_FS_EXT4);
-}
-
-SEC("fentry")
-int BPF_PROG(fentry_xfs_iomap, struct inode *inode, loff_t offset,
-	     loff_t length, unsigned int flags, struct iomap *iomap)
-{
-	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_XFS);
-}
-
-SEC("fexit")
-int BPF_PROG(fexit_xfs_iomap)
-{
-	__u64 ret = 0;
-
-	bpf_get_func_ret(ctx, &ret);
-	return iomap_exit((int)ret, SO_FS_XFS);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_xfs_iomap, struct inode *inode, loff_t offset,
-	       loff_t length, unsigned int flags, struct iomap *iomap)
-{
-	return iomap_entry(inode, offset, length, flags, iomap, SO_FS_XFS);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(kretprobe_xfs_iomap, long ret)
-{
-	return iomap_exit((int)ret, SO_FS_XFS);
-}
+HOOK(xfs_iomap, "", iomap_entry(inode, offset, length, flags, iomap, SO_FS_XFS),
+     iomap_exit((int)ret, SO_FS_XFS), struct inode *inode, loff_t offset,
+     loff_t length, unsigned int flags, struct iomap *iomap)
 
 /*
  * xfs_inode_item_committing(lip, seq): the inode item of a transaction goes
@@ -626,7 +556,7 @@ static __always_inline int committing_entry(void *lip, __u64 seq)
 	struct xfs_inode_log_item___so *iip;
 	struct xfs_inode___so *ip;
 
-	if (!have_xfs || !st || !st->in_iomap || st->fs != SO_FS_XFS)
+	if (!have_xfs || !st || !st->in[IN_IOMAP] || st->fs != SO_FS_XFS)
 		return 0;
 	/* INODE_ITEM(lip) */
 	iip = lip - bpf_core_field_offset(struct xfs_inode_log_item___so, ili_item);
@@ -639,17 +569,7 @@ static __always_inline int committing_entry(void *lip, __u64 seq)
 	return 0;
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_committing, void *lip, __u64 seq)
-{
-	return committing_entry(lip, seq);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_committing, void *lip, __u64 seq)
-{
-	return committing_entry(lip, seq);
-}
+HOOK_ENTRY(committing, "", committing_entry(lip, seq), void *lip, __u64 seq)
 
 /* ---- writable insertions ------------------------------------------------ */
 
@@ -717,69 +637,23 @@ static __always_inline int insert_vmf(struct vm_fault *vmf, bool write, __u8 how
 			    BPF_CORE_READ(vmf, pgoff), write, how);
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_ins_mixed, struct vm_area_struct *vma, unsigned long addr)
-{
-	return insert_vma(vma, addr);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ins_mixed, struct vm_area_struct *vma, unsigned long addr)
-{
-	return insert_vma(vma, addr);
-}
+HOOK_ENTRY(ins_mixed, "", insert_vma(vma, addr), struct vm_area_struct *vma,
+	   unsigned long addr)
 
 /* (vmf, page|folio|pfn, bool write) */
-SEC("fentry")
-int BPF_PROG(fentry_ins_w3_pte, struct vm_fault *vmf, void *x, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PTE);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ins_w3_pte, struct vm_fault *vmf, void *x, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PTE);
-}
-
-SEC("fentry")
-int BPF_PROG(fentry_ins_w3_pmd, struct vm_fault *vmf, void *x, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PMD);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ins_w3_pmd, struct vm_fault *vmf, void *x, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PMD);
-}
+HOOK_ENTRY(ins_w3_pte, "", insert_vmf(vmf, write, SO_INS_PTE), struct vm_fault *vmf,
+	   void *x, bool write)
+HOOK_ENTRY(ins_w3_pmd, "", insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
+	   void *x, bool write)
 
 /* vmf_insert_pfn_pmd(vmf, pfn, write) where it is a function of its own */
-SEC("fentry")
-int BPF_PROG(fentry_ins_pfn_pmd, struct vm_fault *vmf, void *x, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PMD);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ins_pfn_pmd, struct vm_fault *vmf, void *x, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PMD);
-}
+HOOK_ENTRY(ins_pfn_pmd, "", insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
+	   void *x, bool write)
 
 /* vmf_insert_pfn_pmd_prot(vmf, pfn_t, pgprot_t, bool write): the two structs
  * are 8 bytes each and travel in registers. */
-SEC("fentry")
-int BPF_PROG(fentry_ins_w4_pmd, struct vm_fault *vmf, __u64 pfn, __u64 prot, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PMD);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ins_w4_pmd, struct vm_fault *vmf, __u64 pfn, __u64 prot, bool write)
-{
-	return insert_vmf(vmf, write, SO_INS_PMD);
-}
+HOOK_ENTRY(ins_w4_pmd, "", insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
+	   __u64 pfn, __u64 prot, bool write)
 
 /* ---- dax_finish_sync_fault and its metadata sync ------------------------ */
 
@@ -792,67 +666,20 @@ static __always_inline int sync_entry(struct vm_fault *vmf, __u64 size_arg)
 
 	if (!sync_vma(vma, &inode) || !traced())
 		return 0;
-	st = task_get_or_create();
+	st = task_start(vmf, size_arg, inode);
 	if (!st)
 		return 0;
-	st->in_sync = 1;
-	st->in_fsync = 0;
-	st->fs = fs_of(inode);
-	st->size = size_class(size_arg);
-	st->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	st->ino = BPF_CORE_READ(inode, i_ino);
-	st->pgoff = BPF_CORE_READ(vmf, pgoff);
-	e = ev_reserve(SO_EV_SYNC_ENTER);
-	if (!e)
-		return 0;
-	ev_from_task(e, st);
-	ev_submit(e);
+	st->in[IN_SYNC] = 1;
+	st->in[IN_FSYNC] = 0;
+	e = ev_task(SO_EV_SYNC_ENTER, st);
+	if (e)
+		ev_submit(e);
 	return 0;
 }
 
-static __always_inline int sync_exit(__s64 ret)
-{
-	struct task_state *st = task_get();
-	struct so_event *e;
-
-	if (!st || !st->in_sync)
-		return 0;
-	st->in_sync = 0;
-	e = ev_reserve(SO_EV_SYNC_EXIT);
-	if (!e)
-		return 0;
-	ev_from_task(e, st);
-	e->ret = (__u32)ret;
-	ev_submit(e);
-	return 0;
-}
-
-SEC("fentry")
-int BPF_PROG(fentry_sync, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return sync_entry(vmf, size_arg);
-}
-
-SEC("fexit")
-int BPF_PROG(fexit_sync)
-{
-	__u64 ret = 0;
-
-	bpf_get_func_ret(ctx, &ret);
-	return sync_exit((__s64)ret);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_sync, struct vm_fault *vmf, unsigned long size_arg)
-{
-	return sync_entry(vmf, size_arg);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(kretprobe_sync, long ret)
-{
-	return sync_exit(ret);
-}
+HOOK(sync, "", sync_entry(vmf, size_arg),
+     ret_exit(IN_SYNC, SO_EV_SYNC_EXIT, ret),
+     struct vm_fault *vmf, unsigned long size_arg)
 
 static __always_inline int fsync_entry(struct file *file, __s64 start,
 				       __s64 end, int datasync)
@@ -860,17 +687,16 @@ static __always_inline int fsync_entry(struct file *file, __s64 start,
 	struct task_state *st = task_get();
 	struct so_event *e;
 
-	if (!st || !st->in_sync)
+	if (!st || !st->in[IN_SYNC])
 		return 0;
-	st->in_fsync = 1;
+	st->in[IN_FSYNC] = 1;
 	st->fsync_inode = BPF_CORE_READ(file, f_inode);
 	st->fsync_start = start;
 	st->fsync_end = end;
 	st->fsync_datasync = datasync;
-	e = ev_reserve(SO_EV_FSYNC_ENTER);
+	e = ev_task(SO_EV_FSYNC_ENTER, st);
 	if (!e)
 		return 0;
-	ev_from_task(e, st);
 	e->fsync.start = start;
 	e->fsync.end = end;
 	e->fsync.datasync = datasync;
@@ -881,15 +707,10 @@ static __always_inline int fsync_entry(struct file *file, __s64 start,
 static __always_inline int fsync_exit(__s64 ret)
 {
 	struct task_state *st = task_get();
-	struct so_event *e;
+	struct so_event *e = ev_return(st, IN_FSYNC, SO_EV_FSYNC_EXIT);
 
-	if (!st || !st->in_fsync)
-		return 0;
-	st->in_fsync = 0;
-	e = ev_reserve(SO_EV_FSYNC_EXIT);
 	if (!e)
 		return 0;
-	ev_from_task(e, st);
 	e->fsync.start = st->fsync_start;
 	e->fsync.end = st->fsync_end;
 	e->fsync.datasync = st->fsync_datasync;
@@ -906,32 +727,8 @@ static __always_inline int fsync_exit(__s64 ret)
 	return 0;
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_fsync, struct file *file, loff_t start, loff_t end, int datasync)
-{
-	return fsync_entry(file, start, end, datasync);
-}
-
-SEC("fexit")
-int BPF_PROG(fexit_fsync)
-{
-	__u64 ret = 0;
-
-	bpf_get_func_ret(ctx, &ret);
-	return fsync_exit((int)ret);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_fsync, struct file *file, loff_t start, loff_t end, int datasync)
-{
-	return fsync_entry(file, start, end, datasync);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(kretprobe_fsync, long ret)
-{
-	return fsync_exit((int)ret);
-}
+HOOK(fsync, "", fsync_entry(file, start, end, datasync), fsync_exit((int)ret),
+     struct file *file, loff_t start, loff_t end, int datasync)
 
 /* ---- xfs log: checkpoints reaching the log, forces in sync faults ------- */
 
@@ -945,13 +742,9 @@ static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
 		return 0;
 	log = BPF_CORE_READ(ctx, cil, xc_log);
 	dev = BPF_CORE_READ(log, l_mp, m_super, s_dev);
-	if (!bpf_map_lookup_elem(&devs, &dev))
-		return 0;
-	e = ev_reserve(SO_EV_XFS_CKPT);
+	e = ev_dev(SO_EV_XFS_CKPT, SO_FS_XFS, dev);
 	if (!e)
 		return 0;
-	e->fs = SO_FS_XFS;
-	e->dev = dev;
 	e->log.seq = BPF_CORE_READ(ctx, sequence);
 	/* On a shut-down log the callbacks run to abort, not to complete. */
 	e->log.aux = !!(BPF_CORE_READ(log, l_opstate) & (1 << XLOG_IO_ERROR));
@@ -959,25 +752,15 @@ static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
 	return 0;
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_ckpt, struct xfs_cil_ctx___so *cctx)
-{
-	return ckpt_entry(cctx);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_ckpt, struct xfs_cil_ctx___so *cctx)
-{
-	return ckpt_entry(cctx);
-}
+HOOK_ENTRY(ckpt, "", ckpt_entry(cctx), struct xfs_cil_ctx___so *cctx)
 
 static __always_inline int force_entry(__u64 seq, __u32 flags)
 {
 	struct task_state *st = task_get();
 
-	if (!st || !st->in_fsync)
+	if (!st || !st->in[IN_FSYNC])
 		return 0;
-	st->in_force = 1;
+	st->in[IN_FORCE] = 1;
 	st->force_seq = seq;
 	st->force_flags = flags;
 	return 0;
@@ -986,15 +769,10 @@ static __always_inline int force_entry(__u64 seq, __u32 flags)
 static __always_inline int force_exit(__s64 ret)
 {
 	struct task_state *st = task_get();
-	struct so_event *e;
+	struct so_event *e = ev_return(st, IN_FORCE, SO_EV_XFS_FORCE);
 
-	if (!st || !st->in_force)
-		return 0;
-	st->in_force = 0;
-	e = ev_reserve(SO_EV_XFS_FORCE);
 	if (!e)
 		return 0;
-	ev_from_task(e, st);
 	e->log.seq = st->force_seq;
 	e->log.aux = st->force_flags;
 	e->log.ret = (__s32)ret;
@@ -1002,51 +780,21 @@ static __always_inline int force_exit(__s64 ret)
 	return 0;
 }
 
-SEC("fentry")
-int BPF_PROG(fentry_force, void *mp, __u64 seq, __u32 flags)
-{
-	return force_entry(seq, flags);
-}
-
-SEC("fexit")
-int BPF_PROG(fexit_force)
-{
-	__u64 ret = 0;
-
-	bpf_get_func_ret(ctx, &ret);
-	return force_exit((int)ret);
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kprobe_force, void *mp, __u64 seq, __u32 flags)
-{
-	return force_entry(seq, flags);
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(kretprobe_force, long ret)
-{
-	return force_exit((int)ret);
-}
+HOOK(force, "", force_entry(seq, flags), force_exit((int)ret),
+     void *mp, __u64 seq, __u32 flags)
 
 /* ---- fs fault handlers (exit only; targets chosen at run time) ---------- */
 
 static __always_inline int handler_exit(__s64 ret)
 {
 	struct task_state *st = task_get();
-	struct so_event *e;
 	__u32 tid;
 
 	if (!st || !st->handler_pending)
 		return 0;
-	e = ev_reserve(SO_EV_HANDLER_EXIT);
-	if (e) {
-		ev_from_task(e, st);
-		e->ret = (__u32)ret;
-		ev_submit(e);
-	}
+	ev_submit_ret(ev_task(SO_EV_HANDLER_EXIT, st), ret);
 	/* The outermost handler returned: nothing of this task is in flight. */
-	if (!st->in_fault && !st->in_sync) {
+	if (!st->in[IN_FAULT] && !st->in[IN_SYNC]) {
 		tid = cur_tid();
 		bpf_map_delete_elem(&tasks, &tid);
 	} else {
@@ -1055,20 +803,7 @@ static __always_inline int handler_exit(__s64 ret)
 	return 0;
 }
 
-#define HANDLER_SLOT(n)							\
-SEC("fexit")								\
-int BPF_PROG(fexit_handler##n)						\
-{									\
-	__u64 ret = 0;							\
-									\
-	bpf_get_func_ret(ctx, &ret);					\
-	return handler_exit((__s64)ret);				\
-}									\
-SEC("kretprobe")							\
-int BPF_KRETPROBE(kretprobe_handler##n, long ret)			\
-{									\
-	return handler_exit(ret);					\
-}
+#define HANDLER_SLOT(n) HOOK_EXIT(handler##n, "", handler_exit((__s64)ret))
 
 HANDLER_SLOT(0)
 HANDLER_SLOT(1)
@@ -1101,29 +836,11 @@ static __always_inline int on_mkwrite(struct inode *inode, struct vm_fault *vmf,
 	return 0;
 }
 
-SEC("tp_btf/dax_insert_pfn_mkwrite")
-int BPF_PROG(tpbtf_mkwrite, struct inode *inode, struct vm_fault *vmf, int result)
-{
-	return on_mkwrite(inode, vmf, result, 0);
-}
-
-SEC("raw_tp/dax_insert_pfn_mkwrite")
-int BPF_PROG(rawtp_mkwrite, struct inode *inode, struct vm_fault *vmf, int result)
-{
-	return on_mkwrite(inode, vmf, result, 0);
-}
-
-SEC("tp_btf/dax_insert_pfn_mkwrite_no_entry")
-int BPF_PROG(tpbtf_mkwrite_no_entry, struct inode *inode, struct vm_fault *vmf, int result)
-{
-	return on_mkwrite(inode, vmf, result, 1);
-}
-
-SEC("raw_tp/dax_insert_pfn_mkwrite_no_entry")
-int BPF_PROG(rawtp_mkwrite_no_entry, struct inode *inode, struct vm_fault *vmf, int result)
-{
-	return on_mkwrite(inode, vmf, result, 1);
-}
+TP_HOOK(mkwrite, dax_insert_pfn_mkwrite, on_mkwrite(inode, vmf, result, 0),
+	struct inode *inode, struct vm_fault *vmf, int result)
+TP_HOOK(mkwrite_no_entry, dax_insert_pfn_mkwrite_no_entry,
+	on_mkwrite(inode, vmf, result, 1),
+	struct inode *inode, struct vm_fault *vmf, int result)
 
 /* jbd2_end_commit fires after j_commit_sequence = tid (commit.c). Shown in
  * the event sequences; the check reads j_commit_sequence itself. */
@@ -1132,41 +849,17 @@ static __always_inline int on_commit_end(journal_t *journal, transaction_t *tran
 	__u32 dev = BPF_CORE_READ(journal, j_fs_dev, bd_dev);
 	struct so_event *e;
 
-	if (!bpf_map_lookup_elem(&devs, &dev))
-		return 0;
-	e = ev_reserve(SO_EV_JBD2_COMMIT);
+	e = ev_dev(SO_EV_JBD2_COMMIT, SO_FS_EXT4, dev);
 	if (!e)
 		return 0;
-	e->fs = SO_FS_EXT4;
-	e->dev = dev;
 	e->log.seq = BPF_CORE_READ(trans, t_tid);
 	ev_submit(e);
 	return 0;
 }
 
-SEC("tp_btf/jbd2_end_commit")
-int BPF_PROG(tpbtf_commit_end, journal_t *journal, transaction_t *trans)
-{
-	return on_commit_end(journal, trans);
-}
+TP_HOOK(commit_end, jbd2_end_commit, on_commit_end(journal, trans),
+	journal_t *journal, transaction_t *trans)
 
-SEC("raw_tp/jbd2_end_commit")
-int BPF_PROG(rawtp_commit_end, journal_t *journal, transaction_t *trans)
-{
-	return on_commit_end(journal, trans);
-}
-
-/* -c: follow the processes the command forks */
-SEC("tracepoint/sched/sched_process_fork")
-int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
-{
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32, child;
-
-	if (!follow_forks || !bpf_map_lookup_elem(&tgids, &tgid))
-		return 0;
-	child = ctx->child_pid;
-	bpf_map_update_elem(&tgids, &child, &one, BPF_ANY);
-	return 0;
-}
+/* -c: follow_fork, in common.bpf.h. */
 
 char LICENSE[] SEC("license") = "GPL";

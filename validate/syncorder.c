@@ -9,9 +9,7 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +28,7 @@
 #include "syncorder.h"
 #include "syncorder_check.h"
 #include "syncorder.skel.h"
+#include "trace_helpers.h"
 
 /* KTAP exit codes (tests/ktap.sh): 0 pass, 1 fail, 4 skip. */
 #define KTAP_PASS	0
@@ -37,14 +36,9 @@
 #define KTAP_SKIP	4
 
 static struct env {
-	const char *cmd;
-	pid_t pid;
+	struct trace_opts opt;	/* -c, -p, --json, --kprobes, --raw-tp, -v */
 	long duration;
-	bool json;
 	const char *json_out;
-	bool kprobes;
-	bool raw_tp;
-	bool verbose;
 	long details;
 } env = { .details = 5 };
 
@@ -69,7 +63,7 @@ static const char doc[] =
 "write fault seen, or this kernel cannot be checked), 2 usage. The command's\n"
 "output shares stdout: redirect it inside CMD.";
 
-enum { OPT_JSON = 1000, OPT_JSON_OUT, OPT_KPROBES, OPT_RAW_TP, OPT_DETAILS };
+enum { OPT_JSON_OUT = OPT_TOOL, OPT_DETAILS };
 
 static const struct argp_option opts[] = {
 	{ "command", 'c', "CMD", 0, "Run CMD with sh -c once the probes are attached; check it and its children; stop when it exits", 0 },
@@ -85,56 +79,25 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
-static long parse_num(const char *arg, const char *what, long min, struct argp_state *state)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min)
-		argp_error(state, "invalid %s: %s", what, arg);
-	return v;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	if (!trace_opts_parse(&env.opt, key, arg, state))
+		return 0;
 	switch (key) {
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
-	case 'c':
-		env.cmd = arg;
-		break;
-	case 'p':
-		env.pid = (pid_t)parse_num(arg, "PID", 1, state);
-		break;
 	case 'd':
-		env.duration = parse_num(arg, "duration", 1, state);
-		break;
-	case OPT_JSON:
-		env.json = true;
+		env.duration = argp_parse_long(arg, "duration", 1, state);
 		break;
 	case OPT_JSON_OUT:
 		env.json_out = arg;
 		break;
-	case OPT_KPROBES:
-		env.kprobes = true;
-		break;
-	case OPT_RAW_TP:
-		env.raw_tp = true;
-		break;
 	case OPT_DETAILS:
-		env.details = parse_num(arg, "count for --details", 0, state);
-		break;
-	case 'v':
-		env.verbose = true;
+		env.details = argp_parse_long(arg, "count for --details", 0, state);
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument: %s", arg);
 		break;
 	case ARGP_KEY_END:
-		if ((env.cmd != NULL) + (env.pid != 0) + (env.duration != 0) > 1)
+		if ((env.opt.cmd != NULL) + (env.opt.pid != 0) + (env.duration != 0) > 1)
 			argp_error(state, "-c, -p and -d exclude each other");
 		break;
 	default:
@@ -143,123 +106,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	return env.verbose ? vfprintf(stderr, fmt, ap) : 0;
-}
-
-__attribute__((format(printf, 1, 2)))
-static void verbose(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!env.verbose)
-		return;
-	struct timespec now;
-	static struct timespec t0;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!t0.tv_sec)
-		t0 = now;
-	va_start(ap, fmt);
-	fprintf(stderr, "syncorder: [%.3f] ", (double)(now.tv_sec - t0.tv_sec) +
-		(double)(now.tv_nsec - t0.tv_nsec) / 1e9);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-/* ---- kernel BTF and symbols -------------------------------------------------- */
-
-static struct btf *vmlinux_btf;
-static struct { char name[64]; struct btf *btf; } modbtf[64];
-static size_t nmodbtf;
-
-/* The BTF of every loaded module (xfs.ko is the one that matters). */
-static void load_module_btfs(void)
-{
-	__u32 id = 0;
-
-	while (!bpf_btf_get_next_id(id, &id) && nmodbtf < sizeof(modbtf) / sizeof(modbtf[0])) {
-		struct bpf_btf_info info = { 0 };
-		__u32 len = sizeof(info);
-		char name[64] = "";
-		int fd = bpf_btf_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		info.name = (__u64)(unsigned long)name;
-		info.name_len = sizeof(name);
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
-		    strcmp(name, "vmlinux")) {
-			struct btf *b = btf__load_from_kernel_by_id_split(id, vmlinux_btf);
-
-			if (b) {
-				snprintf(modbtf[nmodbtf].name, sizeof(modbtf[0].name), "%s", name);
-				modbtf[nmodbtf++].btf = b;
-			}
-		}
-		close(fd);
-	}
-}
-
-/* Which BTF holds @name of @kind: "vmlinux", a module name, or NULL. */
-static const char *btf_home(const char *name, __u32 kind)
-{
-	if (btf__find_by_name_kind(vmlinux_btf, name, kind) > 0)
-		return "vmlinux";
-	for (size_t i = 0; i < nmodbtf; i++)
-		if (btf__find_by_name_kind(modbtf[i].btf, name, kind) > 0)
-			return modbtf[i].name;
-	return NULL;
-}
-
-/* "enum" 2nd argument of dax_iomap_fault (<= 6.5) or "unsigned int order". */
-static int detect_size_arg(bool *is_order)
-{
-	const struct btf_type *t, *proto, *at;
-	int id = btf__find_by_name_kind(vmlinux_btf, "dax_iomap_fault", BTF_KIND_FUNC);
-
-	if (id < 0)
-		return -ENOENT;
-	t = btf__type_by_id(vmlinux_btf, id);
-	proto = btf__type_by_id(vmlinux_btf, t->type);
-	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) < 2)
-		return -EINVAL;
-	id = btf__resolve_type(vmlinux_btf, btf_params(proto)[1].type);
-	at = id > 0 ? btf__type_by_id(vmlinux_btf, id) : NULL;
-	if (at && btf_is_any_enum(at))
-		*is_order = false;
-	else if (at && btf_is_int(at))
-		*is_order = true;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-static unsigned int pmd_order(void)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
-	unsigned long pmd = 0, page = (unsigned long)sysconf(_SC_PAGESIZE);
-	unsigned int order = 0;
-
-	if (f) {
-		if (fscanf(f, "%lu", &pmd) != 1)
-			pmd = 0;
-		fclose(f);
-	}
-	if (!pmd || !page || pmd < page)
-		return 9;
-	while ((page << order) < pmd)
-		order++;
-	return order;
-}
-
 /* ---- hooks ------------------------------------------------------------------------ */
-
-enum mode { M_ABSENT, M_FENTRY, M_KPROBE, M_TPBTF, M_RAWTP, M_FAILED };
-static const char *const mode_names[] = { "absent", "fentry", "kprobe", "tp_btf", "raw_tp", "failed" };
 
 enum need { N_ALWAYS, N_EXT4, N_XFS, N_PTE, N_PMD, N_OPTIONAL };
 
@@ -269,8 +116,8 @@ struct hook {
 	bool entry, exit;
 	/* resolved */
 	const char *home;	/* BTF holding it (vmlinux/module), NULL if none */
-	char ksym[256];		/* kallsyms name (maybe a .constprop clone) */
-	enum mode mode;
+	const char *ksym;	/* kallsyms name (maybe a .constprop clone) */
+	enum attach_mode mode;
 	int err;
 	struct bpf_program *fentry, *fexit, *kprobe, *kretprobe;
 	struct bpf_link *links[2];
@@ -310,7 +157,7 @@ static const char *const handler_names[] = {
 struct tp {
 	const char *name;
 	bool required;
-	enum mode mode;
+	enum attach_mode mode;
 	int err;
 	bool in_btf;
 	struct bpf_program *tpbtf, *rawtp;
@@ -327,83 +174,48 @@ static struct bpf_link *fork_link;
 static bool have_ext4, have_xfs;
 
 static bool ksyms_done;
+static struct ksyms *ksyms;
 
 /* kallsyms names for the hooks: exact, or a compiler clone "name.xxx". */
 static void resolve_ksyms(void)
 {
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-
 	if (ksyms_done)
 		return;
 	ksyms_done = true;
 	verbose("reading /proc/kallsyms");
-	if (!f) {
+	ksyms = ksyms_load();
+	if (!ksyms)
 		verbose("cannot read /proc/kallsyms: %s (kprobes will be tried by name)", strerror(errno));
-		for (int i = 0; i < H_NR; i++)
-			if (hooks[i].name)
-				snprintf(hooks[i].ksym, sizeof(hooks[i].ksym), "%s", hooks[i].name);
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char type, sym[256];
-		unsigned long addr;
-
-		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3)
-			continue;
-		if (type != 't' && type != 'T')
-			continue;
-		for (int i = 0; i < H_NR; i++) {
-			size_t n;
-
-			if (!hooks[i].name || !strcmp(hooks[i].ksym, hooks[i].name))
-				continue;
-			n = strlen(hooks[i].name);
-			if (!strncmp(sym, hooks[i].name, n) &&
-			    (sym[n] == '\0' || (sym[n] == '.' && strcmp(sym + n, ".cold") &&
-						!hooks[i].ksym[0])))
-				snprintf(hooks[i].ksym, sizeof(hooks[i].ksym), "%s", sym);
-		}
-	}
-	fclose(f);
+	for (int i = 0; i < H_NR; i++)
+		if (hooks[i].name)
+			hooks[i].ksym = ksyms ? ksyms_probe_name(ksyms, hooks[i].name) : hooks[i].name;
 }
 
 static void bind_progs(struct syncorder_bpf *s)
 {
-#define BIND(h, x)							\
-	hooks[h].fentry = s->progs.fentry_##x;				\
-	hooks[h].kprobe = s->progs.kprobe_##x;
-#define BIND_EXIT(h, x)							\
-	hooks[h].fexit = s->progs.fexit_##x;				\
-	hooks[h].kretprobe = s->progs.kretprobe_##x;
-	BIND(H_FAULT, fault) BIND_EXIT(H_FAULT, fault)
-	BIND(H_ITER, iter)
-	BIND(H_EXT4_IOMAP, ext4_iomap) BIND_EXIT(H_EXT4_IOMAP, ext4_iomap)
-	BIND(H_XFS_IOMAP, xfs_iomap) BIND_EXIT(H_XFS_IOMAP, xfs_iomap)
-	BIND(H_SYNC, sync) BIND_EXIT(H_SYNC, sync)
-	BIND(H_FSYNC, fsync) BIND_EXIT(H_FSYNC, fsync)
-	BIND(H_INS_MIXED, ins_mixed)
-	BIND(H_INS_PAGE, ins_w3_pte)
-	BIND(H_INS_PMD_PROT, ins_w4_pmd)
-	BIND(H_INS_FOLIO_PMD, ins_w3_pmd)
-	BIND(H_INS_PFN_PMD, ins_pfn_pmd)
-	BIND(H_CKPT, ckpt)
-	BIND(H_FORCE, force) BIND_EXIT(H_FORCE, force)
-	BIND(H_COMMITTING, committing)
-	BIND_EXIT(H_HANDLER0 + 0, handler0)
-	BIND_EXIT(H_HANDLER0 + 1, handler1)
-	BIND_EXIT(H_HANDLER0 + 2, handler2)
-	BIND_EXIT(H_HANDLER0 + 3, handler3)
-	BIND_EXIT(H_HANDLER0 + 4, handler4)
-	BIND_EXIT(H_HANDLER0 + 5, handler5)
-#undef BIND
-#undef BIND_EXIT
-	tps[T_MKWRITE].tpbtf = s->progs.tpbtf_mkwrite;
-	tps[T_MKWRITE].rawtp = s->progs.rawtp_mkwrite;
-	tps[T_MKWRITE_NO_ENTRY].tpbtf = s->progs.tpbtf_mkwrite_no_entry;
-	tps[T_MKWRITE_NO_ENTRY].rawtp = s->progs.rawtp_mkwrite_no_entry;
-	tps[T_JBD2_END].tpbtf = s->progs.tpbtf_commit_end;
-	tps[T_JBD2_END].rawtp = s->progs.rawtp_commit_end;
+	BIND_HOOK(hooks[H_FAULT], s, fault);
+	BIND_ENTRY(hooks[H_ITER], s, iter);
+	BIND_HOOK(hooks[H_EXT4_IOMAP], s, ext4_iomap);
+	BIND_HOOK(hooks[H_XFS_IOMAP], s, xfs_iomap);
+	BIND_HOOK(hooks[H_SYNC], s, sync);
+	BIND_HOOK(hooks[H_FSYNC], s, fsync);
+	BIND_ENTRY(hooks[H_INS_MIXED], s, ins_mixed);
+	BIND_ENTRY(hooks[H_INS_PAGE], s, ins_w3_pte);
+	BIND_ENTRY(hooks[H_INS_PMD_PROT], s, ins_w4_pmd);
+	BIND_ENTRY(hooks[H_INS_FOLIO_PMD], s, ins_w3_pmd);
+	BIND_ENTRY(hooks[H_INS_PFN_PMD], s, ins_pfn_pmd);
+	BIND_ENTRY(hooks[H_CKPT], s, ckpt);
+	BIND_HOOK(hooks[H_FORCE], s, force);
+	BIND_ENTRY(hooks[H_COMMITTING], s, committing);
+	BIND_EXIT(hooks[H_HANDLER0 + 0], s, handler0);
+	BIND_EXIT(hooks[H_HANDLER0 + 1], s, handler1);
+	BIND_EXIT(hooks[H_HANDLER0 + 2], s, handler2);
+	BIND_EXIT(hooks[H_HANDLER0 + 3], s, handler3);
+	BIND_EXIT(hooks[H_HANDLER0 + 4], s, handler4);
+	BIND_EXIT(hooks[H_HANDLER0 + 5], s, handler5);
+	BIND_TP(tps[T_MKWRITE], s, mkwrite);
+	BIND_TP(tps[T_MKWRITE_NO_ENTRY], s, mkwrite_no_entry);
+	BIND_TP(tps[T_JBD2_END], s, commit_end);
 }
 
 static void resolve_hooks(void)
@@ -414,9 +226,9 @@ static void resolve_hooks(void)
 	for (size_t i = 0; i < sizeof(handler_names) / sizeof(*handler_names); i++) {
 		const char *n = handler_names[i];
 
-		if (!strncmp(n, "xfs_filemap", 11) && btf_home("__xfs_filemap_fault", BTF_KIND_FUNC))
+		if (!strncmp(n, "xfs_filemap", 11) && kernel_btf_home("__xfs_filemap_fault", BTF_KIND_FUNC))
 			continue;
-		if (btf_home(n, BTF_KIND_FUNC) && nh < SO_NR_HANDLERS) {
+		if (kernel_btf_home(n, BTF_KIND_FUNC) && nh < SO_NR_HANDLERS) {
 			hooks[H_HANDLER0 + nh].name = n;
 			hooks[H_HANDLER0 + nh].need = N_OPTIONAL;
 			hooks[H_HANDLER0 + nh].exit = true;
@@ -428,13 +240,13 @@ static void resolve_hooks(void)
 
 		if (!h->name)
 			continue;
-		h->home = btf_home(h->name, BTF_KIND_FUNC);
+		h->home = kernel_btf_home(h->name, BTF_KIND_FUNC);
 		/* kallsyms (slow to read) only when BTF does not settle it: a
 		 * required function missing from BTF may still be kprobe-able. */
 		if (!h->home && (h->need == N_ALWAYS || h->need == N_EXT4))
 			resolve_ksyms();
 	}
-	if (env.kprobes)
+	if (env.opt.kprobes)
 		resolve_ksyms();
 	for (int i = 0; i < H_NR; i++) {
 		struct hook *h = &hooks[i];
@@ -442,16 +254,16 @@ static void resolve_hooks(void)
 		if (!h->name)
 			continue;
 		verbose("%s: BTF %s, kallsyms %s", h->name, h->home ? h->home : "none",
-			h->ksym[0] ? h->ksym : "none");
+			h->ksym ? h->ksym : "none");
 	}
-	have_ext4 = hooks[H_EXT4_IOMAP].home || hooks[H_EXT4_IOMAP].ksym[0];
+	have_ext4 = hooks[H_EXT4_IOMAP].home || hooks[H_EXT4_IOMAP].ksym != NULL;
 	/* xfs needs its module BTF: its types are read with CO-RE. */
 	have_xfs = hooks[H_XFS_IOMAP].home != NULL;
 	for (int i = 0; i < T_NR; i++) {
 		char n[128];
 
 		snprintf(n, sizeof(n), "btf_trace_%s", tps[i].name);
-		tps[i].in_btf = btf__find_by_name_kind(vmlinux_btf, n, BTF_KIND_TYPEDEF) > 0;
+		tps[i].in_btf = btf__find_by_name_kind(kernel_btf_vmlinux(), n, BTF_KIND_TYPEDEF) > 0;
 	}
 }
 
@@ -460,17 +272,11 @@ static bool hook_exists(const struct hook *h)
 	if (!h->name)
 		return false;
 	if (h->need == N_XFS || h == &hooks[H_FORCE] || h == &hooks[H_COMMITTING])
-		return have_xfs && (h->home || h->ksym[0]);
-	return h->home || h->ksym[0];
+		return have_xfs && (h->home || h->ksym);
+	return h->home || h->ksym;
 }
 
-struct cfg {
-	bool size_is_order;
-	unsigned int pmd_order;
-	bool filter;
-};
-
-static struct syncorder_bpf *open_and_load(const struct cfg *cfg, bool use_fentry,
+static struct syncorder_bpf *open_and_load(const struct trace_cfg *cfg, bool use_fentry,
 					   bool use_tpbtf, int *errp)
 {
 	struct syncorder_bpf *s = syncorder_bpf__open();
@@ -480,17 +286,14 @@ static struct syncorder_bpf *open_and_load(const struct cfg *cfg, bool use_fentr
 		*errp = -errno;
 		return NULL;
 	}
-	s->rodata->filter_tgid = cfg->filter;
-	s->rodata->follow_forks = env.cmd != NULL;
-	s->rodata->size_is_order = cfg->size_is_order;
-	s->rodata->pmd_order = cfg->pmd_order;
+	TRACE_CFG_APPLY(s, cfg);
 	s->rodata->have_xfs = have_xfs;
 	bind_progs(s);
 
 	for (int i = 0; i < H_NR; i++) {
 		struct hook *h = &hooks[i];
 		bool exists = hook_exists(h);
-		bool fe = exists && use_fentry && h->home && !env.kprobes;
+		bool fe = exists && use_fentry && h->home && !env.opt.kprobes;
 
 		if (h->fentry && h->entry) {
 			bpf_program__set_autoload(h->fentry, fe);
@@ -523,8 +326,7 @@ static struct syncorder_bpf *open_and_load(const struct cfg *cfg, bool use_fentr
 		bpf_program__set_autoload(s->progs.kprobe_committing, false);
 	}
 	for (int i = 0; i < T_NR; i++)
-		bpf_program__set_autoload(tps[i].tpbtf, use_tpbtf && tps[i].in_btf && !env.raw_tp);
-	bpf_program__set_autoload(s->progs.follow_fork, env.cmd != NULL);
+		bpf_program__set_autoload(tps[i].tpbtf, use_tpbtf && tps[i].in_btf && !env.opt.raw_tp);
 
 	err = syncorder_bpf__load(s);
 	if (err) {
@@ -537,67 +339,34 @@ static struct syncorder_bpf *open_and_load(const struct cfg *cfg, bool use_fentr
 
 static void attach_hook(struct hook *h, bool fentry_loaded)
 {
-	struct bpf_link *l0 = NULL, *l1 = NULL;
-
 	h->mode = M_ABSENT;
 	if (!hook_exists(h))
 		return;
-	if (fentry_loaded && h->home && !env.kprobes &&
+	if (fentry_loaded && h->home && !env.opt.kprobes &&
 	    (!h->entry || h->fentry) && (!h->exit || h->fexit)) {
-		/* The exit first: an entry seen without its exit would leave
-		 * a task's state half set. */
-		if (h->exit)
-			l1 = bpf_program__attach(h->fexit);
-		if (!h->exit || l1)
-			l0 = h->entry ? bpf_program__attach(h->fentry) : NULL;
-		if ((!h->exit || l1) && (!h->entry || l0)) {
-			h->links[0] = l0, h->links[1] = l1, h->mode = M_FENTRY;
+		h->err = attach_fentry_pair(h->name, h->entry ? h->fentry : NULL,
+					    h->exit ? h->fexit : NULL, h->links);
+		if (!h->err) {
+			h->mode = M_FENTRY;
 			return;
 		}
-		h->err = -errno;
-		bpf_link__destroy(l0);
-		bpf_link__destroy(l1);
-		l0 = l1 = NULL;
-		verbose("%s: fentry attach failed (%s), trying a kprobe", h->name, strerror(-h->err));
 	}
 	resolve_ksyms();
-	if (!h->ksym[0]) {
+	if (!h->ksym) {
 		h->mode = M_FAILED;
 		if (!h->err)
 			h->err = -ENOENT;
 		return;
 	}
-	if (h->exit)
-		l1 = bpf_program__attach_kprobe(h->kretprobe, true, h->ksym);
-	if (!h->exit || l1)
-		l0 = h->entry ? bpf_program__attach_kprobe(h->kprobe, false, h->ksym) : NULL;
-	if ((!h->exit || l1) && (!h->entry || l0)) {
-		h->links[0] = l0, h->links[1] = l1, h->mode = M_KPROBE;
-		return;
-	}
-	h->err = -errno;
-	bpf_link__destroy(l0);
-	bpf_link__destroy(l1);
-	h->mode = M_FAILED;
+	h->err = attach_kprobe_pair(h->ksym, h->entry ? h->kprobe : NULL,
+				    h->exit ? h->kretprobe : NULL, h->links);
+	h->mode = h->err ? M_FAILED : M_KPROBE;
 }
 
 static void attach_tp(struct tp *t, bool tpbtf_loaded)
 {
-	if (tpbtf_loaded && t->in_btf && !env.raw_tp) {
-		t->link = bpf_program__attach(t->tpbtf);
-		if (t->link) {
-			t->mode = M_TPBTF;
-			return;
-		}
-		verbose("%s: tp_btf attach failed (%s), trying raw_tp", t->name, strerror(errno));
-	}
-	t->link = bpf_program__attach_raw_tracepoint(t->rawtp, t->name);
-	if (t->link) {
-		t->mode = M_RAWTP;
-		return;
-	}
-	t->err = -errno;
-	t->mode = M_FAILED;
+	t->mode = attach_tracepoint(t->name, t->tpbtf, t->rawtp,
+				    tpbtf_loaded && t->in_btf && !env.opt.raw_tp, &t->link, &t->err);
 }
 
 static void attach_all(bool fentry_loaded, bool tpbtf_loaded)
@@ -619,16 +388,10 @@ static void attach_all(bool fentry_loaded, bool tpbtf_loaded)
 static void detach_all(void)
 {
 	for (int i = 0; i < H_NR; i++)
-		for (int j = 0; j < 2; j++) {
-			bpf_link__destroy(hooks[i].links[j]);
-			hooks[i].links[j] = NULL;
-		}
-	for (int i = 0; i < T_NR; i++) {
-		bpf_link__destroy(tps[i].link);
-		tps[i].link = NULL;
-	}
-	bpf_link__destroy(fork_link);
-	fork_link = NULL;
+		destroy_links(hooks[i].links, 2);
+	for (int i = 0; i < T_NR; i++)
+		destroy_links(&tps[i].link, 1);
+	destroy_links(&fork_link, 1);
 }
 
 static bool attached(const struct hook *h)
@@ -693,45 +456,6 @@ static int on_event(void *ctx, void *data, size_t len)
 	memcpy(&e, data, sizeof(e));
 	sc_feed(ctx, &e);
 	return 0;
-}
-
-/* Fork CMD now, held until the probes are attached: it waits for a byte. */
-static pid_t spawn_held(const char *cmd, int *go_fd)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		char c;
-
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);	/* syncorder failed: do not run */
-		close(p[0]);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	close(p[0]);
-	fcntl(p[1], F_SETFD, FD_CLOEXEC);
-	*go_fd = p[1];
-	return pid;
-}
-
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
 }
 
 /* ---- output ---------------------------------------------------------------------- */
@@ -840,7 +564,7 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 		putchar('\n');						\
 	} while (0)
 
-	printf("KTAP version 1\n1..%d\n", env.cmd ? 6 : 5);
+	printf("KTAP version 1\n1..%d\n", env.opt.cmd ? 6 : 5);
 	printf("# syncorder on %s; dax_iomap_fault 2nd argument: %s\n", ri->uts.release,
 	       ri->size_is_order ? "order" : "enum page_entry_size");
 	attach_summary(buf, sizeof(buf));
@@ -851,7 +575,7 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 		SKIPPED("sync_faults_checked", "not traced");
 		SKIPPED("needdsync_protocol", "not traced");
 		SKIPPED("commit_before_writable_entry", "not traced");
-		if (env.cmd)
+		if (env.opt.cmd)
 			SKIPPED("workload", "not run");
 		goto totals;
 	}
@@ -902,8 +626,8 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 	if (shown > (size_t)env.details)
 		printf("# (%zu more reports not shown; --details N, or --json)\n", shown - (size_t)env.details);
 
-	if (env.cmd)
-		RESULT(ri->child_status == 0, "workload", "'%s' exit %d", env.cmd, ri->child_status);
+	if (env.opt.cmd)
+		RESULT(ri->child_status == 0, "workload", "'%s' exit %d", env.opt.cmd, ri->child_status);
 totals:
 	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", pass, fail, skip);
 	fflush(stdout);
@@ -937,10 +661,10 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_kv_bool(&w, "probes_ok", ri->loaded && ri->probes_ok);
 	if (!ri->probes_ok)
 		json_kv_string(&w, "probes_error", ri->probe_why);
-	if (env.cmd) {
+	if (env.opt.cmd) {
 		json_key(&w, "command");
 		json_begin_object(&w);
-		json_kv_string(&w, "cmd", env.cmd);
+		json_kv_string(&w, "cmd", env.opt.cmd);
 		json_kv_int(&w, "pid", ri->child);
 		json_kv_int(&w, "status", ri->child_status);
 		json_end_object(&w);
@@ -1047,39 +771,41 @@ int main(int argc, char **argv)
 {
 	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
 	struct run ri = { .child_status = -1 };
-	struct cfg cfg = { 0 };
+	struct trace_cfg cfg = { 0 };
 	struct syncorder_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	struct sc_checker *chk = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
-	bool fentry_loaded = true, tpbtf_loaded = true, released = false;
-	int go_fd = -1, err, ret = KTAP_FAIL;
+	struct held_cmd cmd = HELD_CMD_INIT;
+	bool fentry_loaded = true, tpbtf_loaded = true;
+	int err, ret = KTAP_FAIL;
 	int fentry_err = 0;
 	time_t deadline = 0;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_USAGE;
-	libbpf_set_print(libbpf_print);
+	verbose_setup("syncorder", env.opt.verbose, true);
+	libbpf_set_print(libbpf_print_verbose);
 	uname(&ri.uts);
 	chk = sc_new();
 	if (!chk) {
 		fprintf(stderr, "syncorder: out of memory\n");
 		return KTAP_FAIL;
 	}
-	if (env.pid && kill(env.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "syncorder: no process %d\n", env.pid);
+	if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "syncorder: no process %d\n", env.opt.pid);
 		return EXIT_USAGE;
 	}
 
 	verbose("start");
-	vmlinux_btf = btf__load_vmlinux_btf();
-	if (!vmlinux_btf) {
+	err = kernel_btf_load();
+	if (err) {
 		snprintf(ri.probe_why, sizeof(ri.probe_why),
 			 "no kernel BTF (/sys/kernel/btf/vmlinux: %s): the kernel needs CONFIG_DEBUG_INFO_BTF",
-			 strerror(errno));
+			 strerror(-err));
 		goto report_unusable;
 	}
-	err = detect_size_arg(&ri.size_is_order);
+	err = detect_size_arg("dax_iomap_fault", &ri.size_is_order, NULL);
 	if (err) {
 		snprintf(ri.probe_why, sizeof(ri.probe_why), "%s",
 			 err == -ENOENT ? "dax_iomap_fault is not in the kernel's BTF (no CONFIG_FS_DAX?)" :
@@ -1087,23 +813,24 @@ int main(int argc, char **argv)
 		goto report_unusable;
 	}
 	verbose("vmlinux BTF loaded");
-	load_module_btfs();
+	kernel_btf_load_modules();
 	verbose("module BTF loaded");
 	resolve_hooks();
 	verbose("hooks resolved");
 	cfg.size_is_order = ri.size_is_order;
-	cfg.pmd_order = pmd_order();
-	cfg.filter = env.cmd || env.pid;
+	cfg.pmd_order = detect_pmd_order();
+	cfg.filter = env.opt.cmd || env.opt.pid;
+	cfg.follow_forks = env.opt.cmd != NULL;
 	verbose("dax_iomap_fault size argument is %s; PMD order %u; xfs %s",
 		ri.size_is_order ? "an order" : "enum page_entry_size", cfg.pmd_order,
 		have_xfs ? "present" : "not loaded (xfs faults will not be checked)");
 
-	if (env.cmd) {
-		ri.child = spawn_held(env.cmd, &go_fd);
-		if (ri.child < 0) {
+	if (env.opt.cmd) {
+		if (held_cmd_spawn(&cmd, env.opt.cmd)) {
 			fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
 			goto cleanup;
 		}
+		ri.child = cmd.pid;
 	}
 
 	skel = open_and_load(&cfg, true, true, &err);
@@ -1124,12 +851,10 @@ int main(int argc, char **argv)
 	verbose("attached");
 	ri.probes_ok = probes_ok(ri.probe_why, sizeof(ri.probe_why));
 	if (!ri.probes_ok) {
-		bool no_kprobes = access("/sys/bus/event_source/devices/kprobe", F_OK) &&
-				  access("/sys/kernel/tracing/kprobe_events", F_OK) &&
-				  access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+		bool no_kprobes = kprobes_unavailable();
 		size_t l = strlen(ri.probe_why);
 
-		if (fentry_err && !env.kprobes) {
+		if (fentry_err && !env.opt.kprobes) {
 			l += (size_t)snprintf(ri.probe_why + l, sizeof(ri.probe_why) - l,
 					      " (fentry programs do not load here: %s%s)", strerror(-fentry_err),
 					      fentry_err == -EPERM ? ", BPF tracing restricted" : "");
@@ -1142,20 +867,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syncorder: cannot trace what the check needs: %s\n", ri.probe_why);
 		goto report;
 	}
-	if (env.cmd) {
+	if (env.opt.cmd) {
 		fork_link = bpf_program__attach(skel->progs.follow_fork);
 		if (!fork_link)
 			fprintf(stderr, "syncorder: warning: cannot follow forks (%s): only the shell is checked\n",
 				strerror(errno));
 	}
-	if (cfg.filter) {
-		__u32 tgid = env.cmd ? (__u32)ri.child : (__u32)env.pid;
-		__u8 one = 1;
-
-		if (bpf_map_update_elem(bpf_map__fd(skel->maps.tgids), &tgid, &one, BPF_ANY)) {
-			fprintf(stderr, "syncorder: cannot set the pid filter: %s\n", strerror(errno));
-			goto cleanup;
-		}
+	if (cfg.filter &&
+	    filter_add_tgid(skel->maps.tgids, env.opt.cmd ? ri.child : env.opt.pid)) {
+		fprintf(stderr, "syncorder: cannot set the pid filter: %s\n", strerror(errno));
+		goto cleanup;
 	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, chk, NULL);
 	if (!rb) {
@@ -1166,14 +887,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	if (env.duration)
 		deadline = time(NULL) + env.duration;
-	if (env.cmd) {
-		if (write(go_fd, "g", 1) != 1) {
-			fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
-			goto cleanup;
-		}
-		close(go_fd);
-		go_fd = -1;
-		released = true;
+	if (env.opt.cmd && held_cmd_release(&cmd)) {
+		fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
+		goto cleanup;
 	}
 
 	while (!exiting) {
@@ -1182,14 +898,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "syncorder: ring buffer: %s\n", strerror(-err));
 			goto cleanup;
 		}
-		if (env.cmd) {
-			int status;
-
-			if (waitpid(ri.child, &status, WNOHANG) == ri.child) {
-				ri.child_status = exit_status(status);
+		if (env.opt.cmd) {
+			if (held_cmd_ended(&cmd, &ri.child_status, -1))
 				break;
-			}
-		} else if (env.pid && kill(env.pid, 0) && errno == ESRCH) {
+		} else if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
 			break;
 		}
 		if (deadline && time(NULL) >= deadline)
@@ -1204,19 +916,15 @@ report:
 	sc_set_drops(chk, ri.counters[SO_C_DROPS]);
 	sc_finish(chk);
 report_unusable:
-	if (!ri.loaded || !ri.probes_ok) {
-		/* The command has not run: it gets EOF on its pipe. */
-		if (go_fd >= 0) {
-			close(go_fd);
-			go_fd = -1;
-		}
-	}
+	/* The command has not run: it gets EOF on its pipe. */
+	if (!ri.loaded || !ri.probes_ok)
+		held_cmd_cancel(&cmd);
 	{
 		int kr;
 
-		if (env.json) {
+		if (env.opt.json) {
 			kr = !ri.loaded || !ri.probes_ok ? KTAP_FAIL : sc_result(chk);
-			if (env.cmd && ri.child_status != 0 && kr != KTAP_FAIL && ri.loaded && ri.probes_ok)
+			if (env.opt.cmd && ri.child_status != 0 && kr != KTAP_FAIL && ri.loaded && ri.probes_ok)
 				kr = KTAP_FAIL;
 			if (write_json(stdout, chk, &ri, kr))
 				kr = KTAP_FAIL;
@@ -1239,14 +947,11 @@ report_unusable:
 		fprintf(stderr, "syncorder: %s\n", ri.probe_why);
 
 cleanup:
-	if (go_fd >= 0)
-		close(go_fd);
-	if (env.cmd && ri.child > 0 && !released)
-		waitpid(ri.child, NULL, 0);
-	else if (env.cmd && ri.child > 0 && ri.child_status == -1 && exiting) {
+	held_cmd_cleanup(&cmd);
+	if (cmd.released && ri.child_status == -1 && exiting) {
 		/* Interrupted: leave the command to its own fate, but reap it. */
-		kill(ri.child, SIGTERM);
-		waitpid(ri.child, NULL, 0);
+		kill(cmd.pid, SIGTERM);
+		waitpid(cmd.pid, NULL, 0);
 	}
 	verbose("cleanup");
 	ring_buffer__free(rb);
@@ -1254,9 +959,8 @@ cleanup:
 	verbose("detached");
 	syncorder_bpf__destroy(skel);
 	verbose("destroyed");
-	for (size_t i = 0; i < nmodbtf; i++)
-		btf__free(modbtf[i].btf);
-	btf__free(vmlinux_btf);
+	kernel_btf_free();
+	ksyms_free(ksyms);
 	sc_free(chk);
 	return ret;
 }

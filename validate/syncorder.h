@@ -29,8 +29,6 @@
 #define SO_IOMAP_F_DIRTY	0x0002
 #define SO_XFS_ILOG_TIMESTAMP	0x4000
 #define SO_XFS_LOG_SYNC		0x1
-#define SO_EXT4_MAGIC		0xEF53
-#define SO_XFS_MAGIC		0x58465342
 
 enum so_ev_type {
 	SO_EV_NONE,

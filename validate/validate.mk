@@ -1,8 +1,10 @@
 # validate/: the MAP_SYNC ordering checker (syncorder) and the kernel module
 # that injects ordering bugs to prove it can fail. Make fragment included by
 # the top-level Makefile after bpf/bpf.mk. Uses O, Q, msg, CC, CFLAGS,
-# LIB_OBJS, LIB_HDRS, BPF_CLANG, BPFTOOL, BPF_CFLAGS, $(O)/bpf/vmlinux.h
-# (bpf/bpf.mk) and GUEST_KERNEL_VERSION (kernel-config/guest-kernel.mk).
+# LIB_OBJS, LIB_HDRS, BPF_CLANG, BPFTOOL, BPF_CFLAGS, BPF_LDLIBS,
+# $(O)/bpf/vmlinux.h, the shared TRACE_HELPERS_OBJ, TRACE_HELPERS_HDRS and
+# BPF_COMMON_HDRS (bpf/bpf.mk) and GUEST_KERNEL_VERSION
+# (kernel-config/guest-kernel.mk).
 # Produces:
 #   $(O)/bin/syncorder               static, runs in the guest
 #   $(O)/bin/syncstress              static, same-inode concurrency workload
@@ -19,7 +21,7 @@ GUEST_HEADERS ?= /usr/src/linux-headers-$(GUEST_KERNEL_VERSION)
 SYNCORDER := $(O)/bin/syncorder
 SYNCSTRESS := $(O)/bin/syncstress
 MUTANT_KO := $(O)/mutants/mapsync_mutant.ko
-SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o
+SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o $(TRACE_HELPERS_OBJ)
 SYNCORDER_HDRS := validate/syncorder.h validate/syncorder_check.h
 
 all: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO)
@@ -27,17 +29,19 @@ all: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO)
 $(O)/validate $(O)/mutants:
 	$(Q)mkdir -p $@
 
-$(O)/validate/syncorder.bpf.o: validate/syncorder.bpf.c validate/syncorder.h $(O)/bpf/vmlinux.h | $(O)/validate
+$(O)/validate/syncorder.bpf.o: validate/syncorder.bpf.c validate/syncorder.h $(BPF_COMMON_HDRS) \
+		$(O)/bpf/vmlinux.h | $(O)/validate
 	$(call msg,BPF,$@)
-	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ivalidate -c $< -o $@
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ivalidate -Ibpf -c $< -o $@
 
 $(O)/validate/syncorder.skel.h: $(O)/validate/syncorder.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name syncorder_bpf > $@
 
-$(O)/validate/syncorder.o: validate/syncorder.c $(O)/validate/syncorder.skel.h $(SYNCORDER_HDRS) $(LIB_HDRS) | $(O)/validate
+$(O)/validate/syncorder.o: validate/syncorder.c $(O)/validate/syncorder.skel.h $(SYNCORDER_HDRS) \
+		$(TRACE_HELPERS_HDRS) $(LIB_HDRS) | $(O)/validate
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(O)/validate -Ivalidate -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -I$(O)/validate -Ivalidate -Ibpf -c $< -o $@
 
 $(O)/validate/syncorder_check.o: validate/syncorder_check.c $(SYNCORDER_HDRS) | $(O)/validate
 	$(call msg,CC,$@)
@@ -45,10 +49,10 @@ $(O)/validate/syncorder_check.o: validate/syncorder_check.c $(SYNCORDER_HDRS) | 
 
 $(SYNCORDER): $(SYNCORDER_OBJS) $(LIB_OBJS) | $(O)/bin
 	$(call msg,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS) -static $(SYNCORDER_OBJS) $(LIB_OBJS) -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(CFLAGS) -static $(SYNCORDER_OBJS) $(LIB_OBJS) $(BPF_LDLIBS) -o $@
 
 # The same-inode concurrency workload of the guest job.
-$(SYNCSTRESS): validate/syncstress.c lib/exitcodes.h | $(O)/bin
+$(SYNCSTRESS): validate/syncstress.c $(LIB_HDRS) | $(O)/bin
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -static -pthread $< -o $@
 

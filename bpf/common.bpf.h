@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BPF side shared by the libbpf CO-RE tools (bpf/daxlat.bpf.c,
+ * validate/syncorder.bpf.c); bpf/trace_helpers.h is the user-space side.
+ * Include it once per BPF object, after vmlinux.h and libbpf's headers.
+ *
+ * It defines, for user space to set before load, the .rodata knobs
+ * filter_tgid, follow_forks, size_is_order and pmd_order; the tgids map of
+ * the processes traced (-p, -c) and the follow_fork program that adds the
+ * ones they fork; the devs map of the devices their faults touched;
+ * traced(), size_class() and fs_of_inode(); and the macros that give a
+ * hook one program per attach flavour around one shared body.
+ */
+#ifndef COMMON_BPF_H
+#define COMMON_BPF_H
+
+#define EXT4_SUPER_MAGIC	0xEF53
+#define XFS_SB_MAGIC		0x58465342
+
+/* Size of the tgids map: a tool may want another before the #include. */
+#ifndef TGIDS_MAX
+#define TGIDS_MAX		10240
+#endif
+
+/* Set by user space before load. */
+const volatile bool filter_tgid = false;	/* only tasks whose tgid is in tgids */
+const volatile bool follow_forks = false;	/* and the processes they fork */
+const volatile bool size_is_order = false;	/* 2nd arg an order, not pe_size */
+const volatile __u32 pmd_order = 9;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TGIDS_MAX);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+/* Devices (kernel dev_t) the traced faults touched: what runs in other
+ * tasks (jbd2 commits in kjournald2, xfs log checkpoints) is kept by
+ * device. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u8);
+} devs SEC(".maps");
+
+static const __u8 one = 1;
+
+static __always_inline bool traced(void)
+{
+	__u32 tgid;
+
+	if (!filter_tgid)
+		return true;
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+}
+
+/* The fault size classes size_class() returns: the tools' own enums
+ * (daxlat.h, syncorder.h) number them alike. */
+enum { FAULT_SZ_PTE, FAULT_SZ_PMD, FAULT_SZ_OTHER };
+
+/* From the 2nd argument of dax_iomap_fault / dax_finish_sync_fault. */
+static __always_inline __u8 size_class(__u64 arg)
+{
+	if (size_is_order)
+		return arg == 0 ? FAULT_SZ_PTE : arg == pmd_order ? FAULT_SZ_PMD : FAULT_SZ_OTHER;
+	/* enum page_entry_size: PE_SIZE_PTE, PE_SIZE_PMD, PE_SIZE_PUD */
+	return arg == 0 ? FAULT_SZ_PTE : arg == 1 ? FAULT_SZ_PMD : FAULT_SZ_OTHER;
+}
+
+/* The filesystem of @inode, in the caller's numbering. */
+static __always_inline __u8 fs_of_inode(struct inode *inode, __u8 ext4,
+					__u8 xfs, __u8 other)
+{
+	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
+
+	return magic == EXT4_SUPER_MAGIC ? ext4 : magic == XFS_SB_MAGIC ? xfs : other;
+}
+
+/* -c: follow the processes the command forks. */
+SEC("tracepoint/sched/sched_process_fork")
+int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, child;
+
+	if (!follow_forks || !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	/* For a new thread this is a tid, a key no task matches: harmless. */
+	child = ctx->child_pid;
+	bpf_map_update_elem(&tgids, &child, &one, BPF_ANY);
+	return 0;
+}
+
+/*
+ * One function hook, two flavours: user space loads and attaches the
+ * fentry/fexit programs where they work, else the kprobe/kretprobe ones.
+ * @sec is "" (the target is set at run time) or "/function". Each program
+ * returns @call, an expression of the hook's arguments (and ctx).
+ *
+ * HOOK_ENTRY(name, sec, call, args...): fentry_<name> and kprobe_<name>,
+ *	both typed with args.
+ * HOOK_EXIT(name, sec, call): fexit_<name> and kretprobe_<name>; @call may
+ *	use ret, the function's return value (64 bits: cast it).
+ * HOOK_EXIT_NORET(name, sec, call): the same, for a call that needs no
+ *	return value (the fexit program does not fetch it).
+ * HOOK(name, sec, entry_call, exit_call, args...): entry and exit.
+ * TP_HOOK(name, tp, call, args...): tpbtf_<name> and rawtp_<name> on
+ *	tracepoint @tp, for user space to pick tp_btf or raw_tp.
+ */
+#define HOOK_ENTRY(name, sec, call, args...)				\
+SEC("fentry" sec)							\
+int BPF_PROG(fentry_##name, ##args) { return call; }			\
+SEC("kprobe" sec)							\
+int BPF_KPROBE(kprobe_##name, ##args) { return call; }
+
+#define HOOK_EXIT(name, sec, call)					\
+SEC("fexit" sec)							\
+int BPF_PROG(fexit_##name)						\
+{									\
+	__u64 ret = 0;							\
+									\
+	/* Not ctx[N]: the helper knows where the return value sits. */	\
+	bpf_get_func_ret(ctx, &ret);					\
+	return call;							\
+}									\
+SEC("kretprobe" sec)							\
+int BPF_KRETPROBE(kretprobe_##name, long ret) { return call; }
+
+#define HOOK_EXIT_NORET(name, sec, call)				\
+SEC("fexit" sec)							\
+int BPF_PROG(fexit_##name) { return call; }				\
+SEC("kretprobe" sec)							\
+int BPF_KRETPROBE(kretprobe_##name) { return call; }
+
+#define HOOK(name, sec, entry_call, exit_call, args...)			\
+	HOOK_ENTRY(name, sec, entry_call, ##args)			\
+	HOOK_EXIT(name, sec, exit_call)
+
+#define TP_HOOK(name, tp, call, args...)				\
+SEC("tp_btf/" #tp)							\
+int BPF_PROG(tpbtf_##name, ##args) { return call; }			\
+SEC("raw_tp/" #tp)							\
+int BPF_PROG(rawtp_##name, ##args) { return call; }
+
+#endif /* COMMON_BPF_H */
