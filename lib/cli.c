@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What every command-line tool of the suite does the same way; see cli.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "exitcodes.h"
@@ -155,6 +157,23 @@ bool cli_parse_size(const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 	return parse_number(arg, 10, true, min, max, out);
 }
 
+/*
+ * A closed fd 0..2 would be handed out again by the next open(), and the
+ * report would land in the file under test: fill 0 and 2 with /dev/null,
+ * and refuse to run without stdout, where the results go.
+ */
+static void cli_guard_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1)
+			continue;
+		if (fd == STDOUT_FILENO)
+			exit(cli_fail(EXIT_USAGE, "stdout is closed: nowhere to report"));
+		if (open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd)
+			exit(EXIT_RUNTIME);
+	}
+}
+
 void cli_parse_args(const char *prog, const struct argp_option *options,
 		    argp_parser_t parser, const char *doc, int argc, char **argv)
 {
@@ -162,6 +181,7 @@ void cli_parse_args(const char *prog, const struct argp_option *options,
 
 	cli_prog = prog;
 	argp_err_exit_status = EXIT_USAGE;
+	cli_guard_std_fds();
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		exit(EXIT_USAGE);
 }

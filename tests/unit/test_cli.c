@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,32 @@ static void test_vm_sync_mismatch(struct ktap_case_ctx *t)
 		    STATX_ATTR_DAX == 0x00200000, "the kernel ABI values");
 }
 
+/* A closed stdout is refused; a closed stdin is refilled with /dev/null. */
+static void child_closed_fd(void *arg)
+{
+	int fd = *(int *)arg;
+
+	close(fd);
+	cli_parse_args("tool", test_opts, test_parser, "Test tool.", 3,
+		       (char *[]){ "tool", "-f", "/f", NULL });
+	/* Reached only if the fd was let through: is it /dev/null now? */
+	fprintf(stderr, "fd %d open: %d\n", fd, fcntl(fd, F_GETFD) != -1);
+}
+
+static void test_closed_std_fds(struct ktap_case_ctx *t)
+{
+	int fd = STDOUT_FILENO, st;
+	char out[512];
+
+	st = run_child(child_closed_fd, &fd, out, sizeof(out));
+	KTAP_EXPECT(t, st == EXIT_USAGE && strcmp(out, "tool: stdout is closed: nowhere to report\n") == 0,
+		    "closed stdout: exit %d, output \"%s\"", st, out);
+	fd = STDIN_FILENO;
+	st = run_child(child_closed_fd, &fd, out, sizeof(out));
+	KTAP_EXPECT(t, st == 99 && strcmp(out, "fd 0 open: 1\n") == 0,
+		    "closed stdin: exit %d, output \"%s\"", st, out);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(test_parse_u64_decimal),
 	KTAP_CASE(test_parse_u64_any_base),
@@ -532,6 +559,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_pmp_ident),
 	KTAP_CASE(test_vm_sync_of_own_mapping),
 	KTAP_CASE(test_vm_sync_mismatch),
+	KTAP_CASE(test_closed_std_fds),
 };
 
 int main(void)
