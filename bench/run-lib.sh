@@ -1,15 +1,24 @@
-# Host side of a benchmark run in the guest, sourced by reproduce.sh and
-# overhead.sh. bench_run NAME GUEST_SCRIPT VAR...: runs GUEST_SCRIPT in the VM
-# with the named variables in ./job.env, copies the files it emitted to a new
-# results/runs/NAME-DATE-REV/ ($run) and labels them in meta.txt.
+# Host side of a run in the guest, sourced by reproduce.sh, overhead.sh and
+# crash-long (validate/crash/crash.mk).
+
+# run_dir NAME: create and set $run = results/runs/NAME-DATE-REV (and $rev,
+# "-dirty" when tracked files differ from HEAD).
+run_dir() {
+	rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+	[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev-dirty"
+	run=results/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)-$rev
+	mkdir -p "$run"
+}
+
+# bench_run NAME GUEST_SCRIPT VAR...: runs GUEST_SCRIPT in the VM with the
+# named variables in ./job.env, copies the files it emitted to a new run_dir
+# and labels them in meta.txt.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER, O
 bench_run() {
 	name=$1 script=$2; shift 2
-	rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-	[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev-dirty"
-	run=results/runs/$name-$(date -u +%Y%m%dT%H%M%SZ)-$rev
+	run_dir "$name"
 	work=${O:-.output}/$name
-	mkdir -p "$run" "$work"
+	mkdir -p "$work"
 	# Values may hold spaces (a scenario list): quote them for the guest's sh.
 	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"
 	JOB_FILES=$work/job.env sh vm/job.sh "$script" "$work/vm" --timeout "${VM_TIMEOUT:-1800}" || {

@@ -1,6 +1,6 @@
 # The MAP_SYNC crash test (validate/crash/README.md). Included by the
 # top-level Makefile after its variables and rules (it uses O, Q, msg, CC,
-# CFLAGS, STATIC, LIB_OBJS, LIB_HDRS, VMLINUZ, INITRD, GUEST_STAMP, ACCEL).
+# CFLAGS, STATIC, LIB_OBJS, LIB_HDRS, VM_ENV, INITRD, GUEST_STAMP).
 #
 #   make crash-check   short: CRASH_CHECK_COUNT crashes (default 4, about
 #                      1.5 min), KTAP in $(O)/check/crash.tap for make check
@@ -21,7 +21,6 @@ CRASH_LONG_COUNT ?= 24
 CRASH_LONG_DELAY ?= 6000
 CRASH_METHODS ?= sysrq-delay sysrq-page kill-delay kill-progress
 
-CRASH_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL)
 CRASH_ARGS = $(if $(CRASH_SEED),-s $(CRASH_SEED)) -n $(CRASH_PAGES) -M '$(CRASH_METHODS)'
 
 $(CRASH_BINS): $(O)/bin/%: validate/crash/%.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
@@ -34,16 +33,13 @@ $(CRASH_BINS): $(O)/bin/%: validate/crash/%.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
 # status does not stop make -k.
 crash-check: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) | $(O)/check
 	@echo '  TEST     crash test: $(CRASH_CHECK_COUNT) crashes x 12 writers x $(CRASH_PAGES) pages (QEMU $(ACCEL))'
-	$(Q)$(CRASH_ENV) sh validate/crash/crash.sh -q $(CRASH_ARGS) -c $(CRASH_CHECK_COUNT) \
+	$(Q)$(VM_ENV) sh validate/crash/crash.sh -q $(CRASH_ARGS) -c $(CRASH_CHECK_COUNT) \
 		-d $(CRASH_CHECK_DELAY) -o $(O)/crash-check -t $(O)/check/crash.tap; \
 	grep -E '^(not ok|# Totals)' $(O)/check/crash.tap | sed 's/^/  /'; true
 
 crash-long: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP)
-	$(Q)rev=$$(git rev-parse --short HEAD 2>/dev/null || echo unknown); \
-	[ -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$$rev-dirty"; \
-	run=results/runs/crash-$$(date -u +%Y%m%dT%H%M%SZ)-$$rev; \
-	mkdir -p $$run && echo "crash-long: results in $$run"; \
-	$(CRASH_ENV) sh validate/crash/crash.sh $(CRASH_ARGS) -c $(CRASH_LONG_COUNT) \
+	$(Q). bench/run-lib.sh && run_dir crash && echo "crash-long: results in $$run"; \
+	$(VM_ENV) sh validate/crash/crash.sh $(CRASH_ARGS) -c $(CRASH_LONG_COUNT) \
 		-d $(CRASH_LONG_DELAY) -o $(O)/crash-long -t $$run/crash.tap -j $$run/summary.json; \
 	rc=$$?; \
 	cp $(O)/crash-long/log.txt $(O)/crash-long/crashes.jsonl $(O)/crash-long/verify.jsonl \
