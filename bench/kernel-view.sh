@@ -1,16 +1,18 @@
 #!/bin/sh
 # The kernel's view of each traced reproduce scenario next to the user-space
 # view of the same run, and the check that both saw the same faults.
-# Usage: kernel-view.sh FSDIR    (results/runs/ID/ext4, holding traced/)
+# Usage: kernel-view.sh FSDIR SCENARIO...   (FSDIR: results/runs/ID/ext4,
+# holding traced/; every SCENARIO must be there)
 # Exit 1 when the kernel's event counts do not match the faults faultlat made.
 set -u
+[ $# -ge 2 ] || { echo "usage: kernel-view.sh FSDIR SCENARIO..." >&2; exit 2; }
 dir=$1/traced
+shift
 [ -d "$dir" ] || { echo "kernel-view: no $dir" >&2; exit 1; }
 bad=0
 width=44
 
-for scen in prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync \
-	empty-copy-nosync empty-copy-sync fallocated-none-nosync fallocated-none-sync; do
+for scen in "$@"; do
 	k=$dir/$scen.kernel.json u=$dir/$scen.json
 	[ -s "$k" ] && [ -s "$u" ] || { echo "kernel-view: $scen: missing $k or $u" >&2; bad=1; continue; }
 	echo

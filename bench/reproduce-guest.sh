@@ -17,8 +17,7 @@ guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
 
 for fs in ext4 xfs; do
-	for scen in prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync \
-		empty-copy-nosync empty-copy-sync fallocated-none-nosync fallocated-none-sync; do
+	for scen in $SCENARIOS; do
 		state=${scen%%-*} rest=${scen#*-}
 		load=${rest%%-*} sync=${rest#*-}
 		set -- -n "$PAGES" -r "$REPS" -s "$state" -l "$load" -f "/mnt/$fs/bench"

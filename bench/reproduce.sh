@@ -9,8 +9,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
 . bench/run-lib.sh
 
+# The letter's six scenarios (state-load-sync), then the fallocated pair it
+# could not tell apart from 'empty'.
+SCENARIOS="prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync
+empty-copy-nosync empty-copy-sync fallocated-none-nosync fallocated-none-sync"
+
 echo "reproduce: $PAGES pages per scenario, $REPS rep(s), ext4 and xfs$([ "$KERNEL_VIEW" = 1 ] && echo ', each again under daxlat')"
-bench_run reproduce bench/reproduce-guest.sh PAGES REPS KERNEL_VIEW
+bench_run reproduce bench/reproduce-guest.sh PAGES REPS KERNEL_VIEW SCENARIOS
 label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
 rc=0
 for fs in ext4 xfs; do
@@ -21,7 +26,7 @@ for fs in ext4 xfs; do
 	if [ "$KERNEL_VIEW" = 1 ]; then
 		echo
 		echo "=== $fs: in-kernel view (daxlat), $label ==="
-		sh bench/kernel-view.sh "$run/$fs" | tee "$run/kernel-view-$fs.txt" || rc=1
+		sh bench/kernel-view.sh "$run/$fs" $SCENARIOS | tee "$run/kernel-view-$fs.txt" || rc=1
 	fi
 done
 echo

@@ -8,7 +8,10 @@ root=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-kview.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-run() { sh "$root/bench/kernel-view.sh" "$1" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+# The recording holds the eight scenarios make reproduce runs.
+SCENARIOS="prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync
+empty-copy-nosync empty-copy-sync fallocated-none-nosync fallocated-none-sync"
+run() { sh "$root/bench/kernel-view.sh" "$1" $SCENARIOS >"$tmp/out" 2>"$tmp/err"; rc=$?; }
 # edit SCEN JQ: a copy of the recording with one kernel JSON changed by JQ.
 edit() {
 	rm -rf "$tmp/run" && cp -r "$here/data/kview" "$tmp/run" &&
