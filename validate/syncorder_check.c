@@ -149,7 +149,7 @@ static const char *iomap_type(unsigned int t)
 
 void sc_format_event(const struct so_event *e, char *buf, size_t len)
 {
-	char a[96], b[96];
+	char a[96], b[96], own[32];
 
 	switch (e->type) {
 	case SO_EV_FAULT_ENTER:
@@ -165,11 +165,11 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 	case SO_EV_IOMAP:
 		BITS(a, e->iomap.flags_in, IOMAP_IN_NAMES);
 		BITS(b, e->iomap.iomap_flags, IOMAP_FLAG_NAMES);
+		if (e->iomap.own != ~0ULL)
+			snprintf(own, sizeof(own), "%llu", (unsigned long long)e->iomap.own);
+		else
+			snprintf(own, sizeof(own), "none");
 		if (e->fs == SO_FS_EXT4) {
-			char own[32] = "none";
-
-			if (e->iomap.own != ~0ULL)
-				snprintf(own, sizeof(own), "%llu", (unsigned long long)e->iomap.own);
 			snprintf(buf, len, "ext4_iomap_begin(%llu+%llu, %s) = %d: flags %s %s, "
 				 "i_datasync_tid %llu -> %llu, handle tid %s, j_commit_sequence %llu",
 				 (unsigned long long)e->iomap.offset,
@@ -179,10 +179,6 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 				 (unsigned long long)e->iomap.seq_exit, own,
 				 (unsigned long long)e->iomap.commit);
 		} else {
-			char own[32] = "none";
-
-			if (e->iomap.own != ~0ULL)
-				snprintf(own, sizeof(own), "%llu", (unsigned long long)e->iomap.own);
 			snprintf(buf, len, "xfs_direct_write_iomap_begin(%llu+%llu, %s) = %d: flags %s %s, "
 				 "ili_commit_seq %llu -> %llu, own sequence %s, pincount %u -> %u, fsync_fields 0x%x -> 0x%x%s",
 				 (unsigned long long)e->iomap.offset,
