@@ -6,12 +6,17 @@
 # Usage: job.sh SCRIPT OUTDIR [vm/run.sh options]
 # Environment: VMLINUZ, INITRD (from the Makefile), BINDIR (static binaries),
 # JOB_FILES (more files for the job folder).
+# Exit status: vm/run.sh's.
 set -u
 script=$1 outdir=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/vm}
 
-rm -rf "$outdir/job" "$outdir/files"
+# Nothing of an earlier run may be read as this one's, and the backing files
+# (1 GiB of sparse data nobody reads after a run) go on every exit, Ctrl-C too.
+rm -rf "$outdir/job" "$outdir/files" "$outdir/results.txt" "$outdir/results.raw" "$outdir/splat.txt"
+trap 'rm -f "$outdir"/pmem*.img "$outdir/initrd.img" "$outdir/results.txt.tmp"' EXIT
+trap 'exit 130' INT TERM
 mkdir -p "$outdir/job/bin" "$outdir/files" || exit 126
 cp "$script" "$outdir/job/run" && chmod +x "$outdir/job/run" || exit 126
 cp "$top/tests/ktap.sh" "$outdir/job/"
@@ -21,6 +26,7 @@ rm -f "$outdir"/pmem*.img
 sh "$here/run.sh" --kernel "$VMLINUZ" --initrd "$INITRD" --out "$outdir" \
 	--pmem "$outdir/pmem0.img" --pmem "$outdir/pmem1.img" "$@" "$outdir/job"
 rc=$?
+[ -f "$outdir/results.txt" ] || exit $rc
 awk -v dir="$outdir/files" '
 	BEGIN { printf "" > (dir "/../results.txt.tmp") }
 	/^@@file / {
@@ -33,7 +39,5 @@ awk -v dir="$outdir/files" '
 	/^@@end$/ { close(f); f = ""; next }
 	f != "" { print > f; next }
 	{ print > (dir "/../results.txt.tmp") }
-' "$outdir/results.txt" 2>/dev/null && mv "$outdir/results.txt.tmp" "$outdir/results.txt"
-# The backing files are 1 GiB of sparse data nobody reads after a run.
-rm -f "$outdir"/pmem*.img "$outdir/initrd.img"
+' "$outdir/results.txt" && mv "$outdir/results.txt.tmp" "$outdir/results.txt"
 exit $rc

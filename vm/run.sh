@@ -15,12 +15,20 @@
 #   --accel A       tcg (default) or kvm (only after a smoke boot proved it)
 #   --mem M         guest RAM (default 1G)
 #   --append STR    extra kernel command line
+#   --expect-panic ERE  a panic whose message matches ERE is the job's own
+#                   doing (the crash test), not a splat
 #   --quiet         do not echo result lines while the guest runs
-# Exit status: the job's own, or 124 watchdog fired, 125 the guest ended
-# without reporting (panic, crash), 126 bad usage or host setup failure.
+# Environment: QEMU (default qemu-system-x86_64), TCG_THREAD (single|multi).
+# The console is watched while the guest runs: at the first kernel splat of
+# vm/splats.txt (soft/hard lockup, RCU stall, hung task, BUG/Oops, WARNING,
+# panic) QEMU is stopped within seconds and OUT/splat.txt says what and where.
+# Exit status: the job's own; 117-123 a splat (the class's code in
+# vm/splats.txt); 124 watchdog fired; 125 the guest ended without reporting
+# (a crash, an outside SIGKILL); 126 bad usage or host setup failure.
 set -u
 kernel= initrd= out= pmems= pmem_size=512M timeout=600 accel=${ACCEL:-tcg}
-mem=1G append= quiet=
+mem=1G append= quiet= expect_panic=
+tcg_thread=${TCG_THREAD:-multi} qemu=${QEMU:-qemu-system-x86_64}
 die() { echo "vm: $*" >&2; exit 126; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -34,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--append) append=$2; shift ;;
 	--quiet) quiet=1 ;;
+	--expect-panic) expect_panic=$2; shift ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option $1" ;;
@@ -47,7 +56,11 @@ job=$1
 [ -f "$initrd" ] || die "no initramfs '$initrd'"
 [ -x "$job/run" ] || die "no executable $job/run"
 [ -n "$out" ] || die "--out is required"
-case $accel in tcg|kvm) ;; *) die "--accel must be tcg or kvm" ;; esac
+# Whatever happens next, nothing of an earlier run may pass for this one's.
+rm -f "$out/results.raw" "$out/results.txt" "$out/console.log" "$out/splat.txt" 2>/dev/null
+case $accel in tcg|kvm) ;; *) die "--accel must be tcg or kvm, not '$accel'" ;; esac
+case $tcg_thread in single|multi) ;; *) die "TCG_THREAD must be single or multi, not '$tcg_thread'" ;; esac
+case $timeout in ''|*[!0-9]*) die "--timeout must be a number of seconds, not '$timeout'" ;; esac
 
 # KVM is used only once a smoke boot under a short watchdog proved it: on some
 # hosts /dev/kvm exists but a stock guest aborts or spins forever.
@@ -64,16 +77,28 @@ if [ "$accel" = kvm ] && [ -z "${VM_KVM_PROVEN:-}" ]; then
 	fi
 	rm -rf "$smoke"
 fi
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (make deps)"
+command -v "$qemu" >/dev/null || die "$qemu missing (make deps)"
 
 mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out/results.raw" "$out/results.txt" "$out/console.log"
 
 # The job rides in a second cpio archive appended to the base one: the
 # kernel unpacks both, so the base image is built once per kernel.
 jobstage=$(mktemp -d)
-trap 'rm -rf "$jobstage"' EXIT
+qpid=
+# stop_qemu: TERM, then KILL, to the watchdog (timeout passes it on to QEMU).
+stop_qemu() {
+	[ -n "$qpid" ] || return 0
+	kill -TERM "$qpid" 2>/dev/null
+	i=0
+	while kill -0 "$qpid" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -KILL "$qpid" 2>/dev/null
+	pkill -KILL -P "$qpid" 2>/dev/null
+	qpid=
+}
+# On any exit, and on Ctrl-C: no QEMU left running, no staging left behind.
+trap 'stop_qemu; rm -rf "$jobstage" "$out/initrd.img"' EXIT
+trap 'exit 130' INT TERM
 mkdir "$jobstage/job" && cp -a "$job/." "$jobstage/job/" || die "cannot stage $job"
 (cd "$jobstage" && find job | cpio -o -H newc --quiet | gzip -1) >"$jobstage/job.cpio.gz"
 cat "$initrd" "$jobstage/job.cpio.gz" >"$out/initrd.img"
@@ -87,10 +112,17 @@ set -- -nodefaults -display none -no-reboot \
 	-serial "file:$out/console.log" \
 	-device virtio-serial-pci -chardev "file,id=results,path=$out/results.raw" \
 	-device virtserialport,chardev=results,name=results
+# A QEMU unpacked from its .deb (vm/fetch-qemu.sh) takes its firmware and
+# modules from its own tree, not from the system's older packages.
+qroot=${qemu%/usr/bin/*}
+if [ "$qroot" != "$qemu" ] && [ -d "$qroot/usr/share/qemu" ]; then
+	set -- "$@" -L "$qroot/usr/share/qemu" -L "$qroot/usr/share/seabios" -L "$qroot/usr/lib/ipxe/qemu"
+	export QEMU_MODULE_DIR="$qroot/usr/lib/x86_64-linux-gnu/qemu"
+fi
 if [ "$accel" = kvm ]; then
 	set -- "$@" -accel kvm -cpu host
 else
-	set -- "$@" -accel tcg,thread=multi -cpu max
+	set -- "$@" -accel "tcg,thread=$tcg_thread" -cpu max
 fi
 n=0
 for f in $pmems; do
@@ -103,24 +135,73 @@ for f in $pmems; do
 	n=$((n + 1))
 done
 
+here=$(cd "$(dirname "$0")" && pwd)
+splats=$here/splats.txt
+# splat_scan: the first splat in the console so far, into OUT/splat.txt.
+splat_scan() {
+	awk -v table="$splats" -v expect="$expect_panic" -f "$here/splat.awk" \
+		"$out/console.log" >"$out/splat.tmp" 2>/dev/null && mv "$out/splat.tmp" "$out/splat.txt"
+}
+splat_field() { sed -n "s/^$1 //p" "$out/splat.txt"; }
+
 start=$(date +%s)
-echo "vm: booting $(basename "$kernel") ($accel, 2 cpus, $mem, $n nvdimm, watchdog ${timeout}s)"
-timeout -k 5 "$timeout" qemu-system-x86_64 "$@" 2>"$out/qemu.err" &
+how=$accel
+[ "$accel" = tcg ] && how="tcg $tcg_thread-threaded"
+echo "vm: booting $(basename "$kernel") ($how, 2 cpus, $mem, $n nvdimm, watchdog ${timeout}s)"
+: >"$out/console.log"
+: >"$out/results.raw"
+timeout -k 5 "$timeout" "$qemu" "$@" 2>"$out/qemu.err" &
 qpid=$!
-trap 'kill $qpid 2>/dev/null; rm -rf "$jobstage"; exit 130' INT TERM
 if [ -z "$quiet" ]; then
-	# Show results as they arrive so a long run shows progress.
-	touch "$out/results.raw"
-	# File payloads (between @@file and @@end) are not progress: skip them.
-	tail -n +1 -f --pid=$qpid "$out/results.raw" |
-		awk '/^@@file / { skip = 1 } !skip && !/^@@vm-exit/ { print "  | " $0; fflush() } /^@@end$/ { skip = 0 }' &
+	# Result lines as they arrive, with the time since boot; file payloads
+	# (between @@file and @@end) and diagnostics are not progress.
+	# (A shell loop, not awk: mawk reads its input in blocks.)
+	tail -n +1 -f --pid=$qpid "$out/results.raw" 2>/dev/null | {
+		skip=
+		while IFS= read -r line; do
+			case $line in
+			"@@file "*) skip=1 ;;
+			@@end) skip= ;;
+			"ok "[0-9]*|"not ok "[0-9]*)
+				[ -n "$skip" ] || printf '  [%4ds] %s\n' $(($(date +%s) - start)) "$line" ;;
+			esac
+		done
+	} &
 fi
-wait $qpid
+# Watch the console: a guest that splats is stopped within seconds, after
+# the report is complete (or 3 s at most), never left to the watchdog.
+seen=
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 1
+	splat_scan || continue
+	now=$(date +%s)
+	if [ -z "$seen" ]; then
+		seen=$now
+		echo "vm: $(splat_field class | tr _ ' ') in the guest console after $((now - start))s: stopping it" >&2
+	fi
+	if [ "$(splat_field complete)" = 1 ] || [ $((now - seen)) -ge 3 ]; then
+		stop_qemu
+		break
+	fi
+done
+[ -n "$qpid" ] && wait "$qpid"
 qrc=$?
+qpid=
 wait
-elapsed=$(($(date +%s) - start))
+end=$(date +%s)
+elapsed=$((end - start))
 grep -v '^@@vm-exit' "$out/results.raw" >"$out/results.txt" 2>/dev/null
 rc=$(sed -n 's/^@@vm-exit \([0-9]*\)$/\1/p' "$out/results.raw" 2>/dev/null | tail -n 1)
+# A panic ends QEMU at once (-no-reboot): classify what the console shows.
+if [ -z "$seen" ] && splat_scan; then seen=$end; fi
+if [ -n "$seen" ]; then
+	{ echo "seen_s $((seen - start))"; echo "stopped_s $elapsed"; } >>"$out/splat.txt"
+	echo "vm: guest $(splat_field class | tr _ ' ') at $(splat_field at), stopped ${elapsed}s after boot ($((end - seen))s after it was seen)" >&2
+	echo "vm: console: $(splat_field line)" >&2
+	[ -n "$(splat_field frames)" ] && echo "vm: frames: $(splat_field frames)" >&2
+	echo "vm: console log: $out/console.log" >&2
+	exit "$(splat_field code)"
+fi
 # 137 before the deadline is a SIGKILL from outside (a crash test), not us.
 if [ "$qrc" = 124 ] || { [ "$qrc" = 137 ] && [ "$elapsed" -ge "$timeout" ]; }; then
 	echo "vm: watchdog fired after ${timeout}s; console log: $out/console.log" >&2
