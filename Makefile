@@ -20,6 +20,13 @@ include kernel-config/guest-kernel.mk
 # KERNEL=bzImage MODULES=DIR/lib/modules/VERSION [KCONFIG=.config]
 # (kernel-config/README.md). GUEST_MODROOT holds lib/modules/VERSION.
 ifdef KERNEL
+# A kernel that is not there is one line now, not a failure after a boot.
+ifeq ($(wildcard $(KERNEL)),)
+$(error KERNEL=$(KERNEL): no such kernel image)
+endif
+ifeq ($(wildcard $(MODULES)/modules.dep $(MODULES)/modules.order),)
+$(error KERNEL=$(KERNEL) needs MODULES=DIR/lib/modules/VERSION with its modules (MODULES='$(MODULES)'))
+endif
 VMLINUZ := $(KERNEL)
 GUEST_KVER := $(notdir $(MODULES))
 GUEST_MODROOT := $(patsubst %/lib/modules/$(GUEST_KVER),%,$(MODULES))
@@ -34,7 +41,7 @@ GUEST_STAMP := $(O)/kernel/.complete
 endif
 INITRD := $(O)/initramfs.cpio.gz
 ACCEL ?= tcg
-VM_TIMEOUT ?= 900
+
 PAGES ?= 512
 REPS ?= 1
 KERNEL_VIEW ?= 1
@@ -52,6 +59,11 @@ LIB_HDRS := $(wildcard lib/*.h)
 BENCH_BINS := $(patsubst bench/%.c,$(O)/bin/%,$(wildcard bench/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 UNIT_SH := $(wildcard tests/unit/test-*.sh)
+# Every KTAP file make check must produce: a part that leaves none fails.
+CHECK_TAPS = $(patsubst $(O)/tests/%,$(O)/check/unit-%.tap,$(UNIT_BINS)) \
+	$(patsubst tests/unit/%.sh,$(O)/check/unit-%.tap,$(UNIT_SH)) \
+	$(O)/check/guest-kernel-config.tap $(O)/check/guest-check.tap $(O)/check/guest-bpf.tap \
+	$(O)/check/guest-syncorder.tap $(O)/check/crash.tap $(O)/check/runner.tap
 
 .PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
 all: $(BENCH_BINS) $(UNIT_BINS)
@@ -107,8 +119,8 @@ check: deps
 .PHONY: check-all
 check-all: all $(INITRD)
 	$(Q)rm -rf $(O)/check && mkdir -p $(O)/check
-	$(Q)$(MAKE) --no-print-directory -k check-host check-guest check-bpf check-syncorder crash-check; \
-	sh tests/summary.sh $(O)/check/*.tap
+	$(Q)$(MAKE) --no-print-directory -k check-host check-runner check-guest check-bpf check-syncorder crash-check; \
+	sh tests/summary.sh $(CHECK_TAPS)
 
 check-host: all | $(O)/check
 	@echo '  TEST     host unit tests'
@@ -118,12 +130,26 @@ check-host: all | $(O)/check
 
 check-guest: all $(INITRD) | $(O)/check
 	@echo '  TEST     guest tests (QEMU $(ACCEL), kernel $(GUEST_KVER))'
-	$(Q)$(VM_ENV) sh tests/host/guest.sh tests/guest/check.sh $(O)/check/guest $(O)/check/guest.tap
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh check
+
+# The runner's console watch, provoked: one boot per splat class.
+SPLAT_KO := $(O)/kmod/splat.ko
+$(SPLAT_KO): tests/guest/splat/splat.c tests/guest/splat/Kbuild mk/kmod.sh
+	$(call msg,KMOD,$@)
+	$(Q)mkdir -p $(O)/kmod && sh mk/kmod.sh tests/guest/splat splat $(GUEST_HEADERS) $(O)/kmod/build $@ \
+		$(if $(filter 1,$(V)),1,0)
+all: $(SPLAT_KO)
+
+.PHONY: check-runner
+check-runner: $(SPLAT_KO) $(INITRD) | $(O)/check
+	@echo '  TEST     VM runner: each kernel splat class provoked and caught (QEMU $(ACCEL))'
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/test-runner.sh >$(O)/check/runner.tap 2>&1; \
+	grep -E '^(ok|not ok|# [a-z_]+ caught)' $(O)/check/runner.tap | sed 's/^/  /'
 
 .PHONY: check-bpf
 check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) | $(O)/check
 	@echo '  TEST     daxlat guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
-	$(Q)$(VM_ENV) sh tests/host/guest.sh tests/guest/bpf.sh $(O)/check/guest-bpf $(O)/check/guest-bpf.tap
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh bpf
 
 reproduce: deps
 	$(Q)$(MAKE) --no-print-directory reproduce-run

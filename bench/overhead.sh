@@ -8,8 +8,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
 . bench/run-lib.sh
 
+need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" || exit 2
+for s in $SCENARIOS; do
+	case $s in empty-sync|empty-nosync|prealloc-sync|prealloc-nosync|fallocated-sync|fallocated-nosync) ;;
+	*) echo "OVERHEAD_SCENARIOS: unknown scenario '$s' (STATE-sync|STATE-nosync, STATE empty|prealloc|fallocated)" >&2; exit 2 ;;
+	esac
+done
 echo "overhead: $ROUNDS rounds x (plain, daxlat) of $PAGES faults on ext4: $SCENARIOS"
-bench_run overhead bench/overhead-guest.sh PAGES ROUNDS SCENARIOS
+bench_run overhead bench/overhead-guest.sh $((2 * ROUNDS * $(echo $SCENARIOS | wc -w))) PAGES ROUNDS SCENARIOS
 grep '^R ' "$work/vm/results.txt" >"$run/runs.txt" || { echo "overhead: no results" >&2; exit 1; }
 label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, $(sed -n 's/^guest_cpu=//p' "$run/meta.txt"), rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
 

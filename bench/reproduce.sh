@@ -14,8 +14,12 @@ cd "${here%/bench}"
 SCENARIOS="prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync
 empty-copy-nosync empty-copy-sync fallocated-none-nosync fallocated-none-sync"
 
+need_host && need_count PAGES "$PAGES" && need_count REPS "$REPS" || exit 2
+case $KERNEL_VIEW in 0|1) ;; *) echo "KERNEL_VIEW=$KERNEL_VIEW: must be 0 or 1" >&2; exit 2 ;; esac
+nscen=$(echo $SCENARIOS | wc -w)
 echo "reproduce: $PAGES pages per scenario, $REPS rep(s), ext4 and xfs$([ "$KERNEL_VIEW" = 1 ] && echo ', each again under daxlat')"
-bench_run reproduce bench/reproduce-guest.sh PAGES REPS KERNEL_VIEW SCENARIOS
+bench_run reproduce bench/reproduce-guest.sh $((2 * nscen * REPS * (1 + KERNEL_VIEW))) \
+	PAGES REPS KERNEL_VIEW SCENARIOS
 label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
 rc=0
 for fs in ext4 xfs; do

@@ -10,21 +10,45 @@ run_dir() {
 	mkdir -p "$run"
 }
 
-# bench_run NAME GUEST_SCRIPT VAR...: runs GUEST_SCRIPT in the VM with the
-# named variables in ./job.env, copies the files it emitted to a new run_dir
-# and labels them in meta.txt.
+# need_count NAME VALUE: VALUE is a whole number >= 1, or one line saying
+# which variable is wrong, before anything boots.
+need_count() {
+	case $2 in
+	''|*[!0-9]*|0) echo "$1=$2: must be a whole number of at least 1" >&2; return 1 ;;
+	esac
+	[ ${#2} -le 6 ] || { echo "$1=$2: too large" >&2; return 1; }
+}
+
+# need_host: what every bench run needs from the host, checked up front.
+need_host() {
+	case ${ACCEL:-tcg} in tcg|kvm) ;; *) echo "ACCEL=$ACCEL: must be tcg or kvm" >&2; return 1 ;; esac
+	[ -f "${VMLINUZ:-}" ] || { echo "no guest kernel image '${VMLINUZ:-}' (KERNEL=?)" >&2; return 1; }
+}
+
+# bench_run NAME GUEST_SCRIPT RUNS VAR...: runs GUEST_SCRIPT in the VM with
+# the named variables in ./job.env, copies the files it emitted to a new
+# run_dir and labels them in meta.txt. RUNS: how many benchmark runs of
+# PAGES faults the job makes; the watchdog is sized from it (about 4x the
+# 2.5 s a 512-page run takes under TCG, plus two minutes for boot and
+# setup), unless VM_TIMEOUT is set. A failed or interrupted run leaves no
+# run folder behind.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER, O
 bench_run() {
-	name=$1 script=$2; shift 2
+	name=$1 script=$2 runs=$3; shift 3
+	watchdog=${VM_TIMEOUT:-$((120 + runs * 10 * ((PAGES + 511) / 512)))}
 	run_dir "$name"
+	trap 'rm -rf "$run"; exit 130' INT TERM
 	work=${O:-.output}/$name
 	mkdir -p "$work"
 	# Values may hold spaces (a scenario list): quote them for the guest's sh.
 	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"
-	JOB_FILES=$work/job.env sh vm/job.sh "$script" "$work/vm" --timeout "${VM_TIMEOUT:-1800}" || {
+	JOB_FILES=$work/job.env sh vm/job.sh "$script" "$work/vm" --timeout "$watchdog" || {
 		echo "$name: the guest run failed (see $work/vm/console.log)" >&2
+		rm -rf "$run"
+		trap - INT TERM
 		return 1
 	}
+	trap - INT TERM
 	cp -r "$work/vm/files/." "$run/"
 	cp "$work/vm/console.log" "$run/"
 	{

@@ -1,12 +1,18 @@
 # KTAP output for shell tests (kselftest conventions), sourced by host and
 # guest test scripts. Usage:
-#   ktap_header 5; ktap_pass name; ktap_fail name "why"; ktap_skip name "why"
+#   ktap_header 5; ktap_begin name; ktap_pass name; ktap_fail name "why"; ktap_skip name "why"
 #   ktap_finish      # prints the totals line, returns 0 / 1 (fail) / 4 (only skips)
 _ktap_n=0 _ktap_pass=0 _ktap_fail=0 _ktap_skip=0
 
 ktap_header() {
 	echo "KTAP version 1"
 	echo "1..$1"
+}
+
+# ktap_begin NAME: the test NAME starts. If the guest dies before its result,
+# the host names it as the test in flight (tests/salvage.awk).
+ktap_begin() {
+	echo "# begin $1"
 }
 
 ktap_pass() {
@@ -33,6 +39,7 @@ ktap_diag() {
 # output becomes the diagnostic.
 ktap_check() {
 	_name=$1; shift
+	ktap_begin "$_name"
 	if _out=$("$@" 2>&1); then
 		ktap_pass "$_name"
 	else

@@ -4,9 +4,18 @@
 # counted twice. A document whose results do not match its plan (a test that
 # crashed half-way) counts as one failure. A SKIP fails the run: nothing in
 # this suite may skip silently (README, "Tests").
+# A FILE that does not exist (a part that produced no KTAP) counts as one
+# failure too.
 # Usage: summary.sh FILE.tap...
 set -u
-awk '
+missing=
+for f; do [ -r "$f" ] || missing="$missing $f"; done
+for f in $missing; do
+	shift_out=
+	for g; do [ "$g" = "$f" ] || shift_out="$shift_out $g"; done
+	set -- $shift_out
+done
+awk -v missing="$missing" '
 	BEGIN { for (i = 1; i < ARGC; i++) files[++nfiles] = ARGV[i] }
 	/^1\.\.[0-9]+$/ { plan[FILENAME] = substr($0, 4) + 0 }
 	/^(not )?ok [0-9]+/ {
@@ -16,6 +25,8 @@ awk '
 		else { fail++; failed = failed "\n  " FILENAME ": " $0 }
 	}
 	END {
+		nm = split(missing, M, " ")
+		for (i = 1; i <= nm; i++) { fail++; failed = failed "\n  " M[i] ": no KTAP: the part did not run" }
 		for (i = 1; i <= nfiles; i++) {
 			f = files[i]
 			if (!(f in plan) || plan[f] != seen[f] + 0) {
@@ -28,4 +39,4 @@ awk '
 		printf "%d passed, %d failed, %d skipped\n", pass, fail, skip
 		exit (fail > 0 || skip > 0 || pass == 0)
 	}
-' "$@"
+' "$@" </dev/null

@@ -63,27 +63,17 @@ $(O)/tests/test_syncorder: tests/unit/test_syncorder.c $(O)/validate/syncorder_c
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -Ivalidate $< $(O)/validate/syncorder_check.o $(LIB_OBJS) -o $@
 
-# The module is built in a copy of its sources (kbuild writes next to them)
-# by a make that does not inherit our command line (O=, V=).
-$(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild | $(O)/mutants
+# Built by mk/kmod.sh against the guest kernel's headers.
+$(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild mk/kmod.sh | $(O)/mutants
 	$(call msg,KMOD,$@)
-	$(Q)if [ ! -f "$(GUEST_HEADERS)/Makefile" ]; then \
-		echo "validate: no kernel headers in $(GUEST_HEADERS): install $(GUEST_HEADERS_PKG) (make deps) or set GUEST_HEADERS=" >&2; \
-		exit 1; \
-	fi
-	$(Q)rm -rf $(O)/mutants/build && mkdir -p $(O)/mutants/build && \
-		cp validate/mutants/mapsync_mutant.c validate/mutants/Kbuild $(O)/mutants/build/ && \
-		MAKEFLAGS= make -s -C $(GUEST_HEADERS) M=$(abspath $(O)/mutants/build) \
-			V=$(if $(filter 1,$(V)),1,0) modules >$(O)/mutants/build.log 2>&1 || \
-		{ cat $(O)/mutants/build.log >&2; exit 1; }
-	$(Q)cp $(O)/mutants/build/mapsync_mutant.ko $@
+	$(Q)sh mk/kmod.sh validate/mutants mapsync_mutant $(GUEST_HEADERS) $(O)/mutants/build $@ \
+		$(if $(filter 1,$(V)),1,0)
 
 # The guest job: the checker on clean runs of every scenario, then with each
 # mutant loaded. One boot, one KTAP document in $(O)/check/guest-syncorder.tap.
 .PHONY: check-syncorder
 check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INITRD) | $(O)/check
 	@echo '  TEST     syncorder guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
-	$(Q)$(VM_ENV) JOB_FILES="$(MUTANT_KO)" sh tests/host/guest.sh tests/guest/syncorder.sh \
-		$(O)/check/guest-syncorder $(O)/check/guest-syncorder.tap
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh syncorder
 
 .DEFAULT_GOAL := $(validate_saved_goal)

@@ -1,27 +1,47 @@
 #!/bin/sh
-# Run a guest test script in the VM and leave its KTAP in TAPFILE. A guest
-# that hangs, panics or never reports becomes a failing KTAP result, so the
-# summary can never miss it.
-# Usage: guest.sh SCRIPT OUTDIR TAPFILE
+# Run one guest job of tests/guest/jobs.txt in the VM and leave its KTAP in
+# O/check/guest-NAME.tap, printing each result as it arrives. A guest that
+# splats, hangs or dies keeps every result it already reported; the test in
+# flight becomes one 'not ok' naming the reason (tests/salvage.awk).
+# Usage: guest.sh NAME [OUTDIR TAPFILE]
+# Environment: O (build folder), VM_TIMEOUT (overrides the job's watchdog),
+# and vm/job.sh's (VMLINUZ, INITRD, BINDIR, ACCEL).
 set -u
-script=$1 outdir=$2 tap=$3
 here=$(cd "$(dirname "$0")" && pwd)
-sh "$here/../../vm/job.sh" "$script" "$outdir" --timeout "${VM_TIMEOUT:-900}" --quiet
+top=${here%/tests/host}
+O=${O:-.output}
+name=$1
+outdir=${2:-$O/check/guest-$name} tap=${3:-$O/check/guest-$name.tap}
+row=$(awk -v n="$name" '$1 == n' "$top/tests/guest/jobs.txt")
+if [ -z "$row" ]; then
+	echo "guest.sh: no job '$name' in tests/guest/jobs.txt" >&2
+	exit 2
+fi
+set -- $row
+script=$top/$2 watchdog=${VM_TIMEOUT:-$3} files=$5
+[ "$files" = - ] && files= || files=$O/$files
+files="$files ${JOB_FILES:-}"
+mkdir -p "$outdir" "$(dirname "$tap")"
+t0=$(date +%s)
+JOB_FILES=$files sh "$top/vm/job.sh" "$script" "$outdir" --timeout "$watchdog"
 rc=$?
-name=$(basename "$script" .sh)
+secs=$(($(date +%s) - t0))
+at=$(sed -n 's/^at //p' "$outdir/splat.txt" 2>/dev/null)
+cls=$(sed -n 's/^class //p' "$outdir/splat.txt" 2>/dev/null | tr _ ' ')
 case $rc in
-124|125|126)
-	{
-		echo "KTAP version 1"
-		echo "1..1"
-		echo "not ok 1 guest_$name # vm exit $rc (124 watchdog, 125 no result, 126 setup); console: $outdir/console.log"
-	} >"$tap"
-	# Keep what the guest did print: it says how far it got.
-	sed 's/^/# /' "$outdir/results.txt" >>"$tap" 2>/dev/null
-	;;
-*)
-	cp "$outdir/results.txt" "$tap"
-	;;
+117|118|119|120|121|122|123) reason="guest $cls at $at (vm exit $rc after ${secs}s)" ;;
+124) reason="guest watchdog: no end after ${watchdog}s (vm exit 124)" ;;
+125) reason="guest died without a result after ${secs}s (vm exit 125)" ;;
+126) reason="vm setup error (vm exit 126)" ;;
+*) reason= ;;
 esac
-grep -E '^(not ok|# Totals)' "$tap" | sed 's/^/  /'
+if [ -n "$reason" ]; then
+	awk -v job="$name" -v reason="$reason" -v splat="$outdir/splat.txt" \
+		-f "$top/tests/salvage.awk" "$outdir/results.txt" 2>/dev/null >"$tap" ||
+		awk -v job="$name" -v reason="$reason" -f "$top/tests/salvage.awk" /dev/null >"$tap"
+	echo "  $(tail -n +3 "$tap" | grep '^not ok' | tail -n 1)"
+else
+	cp "$outdir/results.txt" "$tap"
+fi
+echo "  guest job $name: $(grep -c '^ok ' "$tap") ok, $(grep -c '^not ok ' "$tap") not ok, ${secs}s (vm exit $rc)"
 exit 0

@@ -220,6 +220,7 @@ while [ "$b" -le "$crashes" ]; do
 	while :; do
 		t0=$(date +%s)
 		sh "$top/vm/run.sh" --quiet --kernel "$VMLINUZ" --initrd "$INITRD" --out "$bootdir" \
+			--expect-panic "sysrq triggered crash" \
 			--accel "${ACCEL:-tcg}" --timeout "$boot_timeout" \
 			--pmem "$out/pmem0.img" --pmem "$out/pmem1.img" --pmem "$out/pmem2.img" --pmem "$out/pmem3.img" \
 			"$bootdir/job" >"$bootdir/run.log" 2>&1 &

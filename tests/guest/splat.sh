@@ -1,0 +1,23 @@
+#!/bin/sh
+# Guest half of the runner's own test (tests/host/test-runner.sh): report
+# one result, then make the kernel splat with tests/guest/splat/splat.ko in
+# the mode that ./splat.env names. The runner must stop the guest, keep the
+# first result and name provoke_MODE as the test in flight.
+. /lib/vmlib.sh
+. ./ktap.sh
+. ./splat.env
+ktap_header 2
+ktap_pass result_before_the_splat
+# Thresholds low enough to fire within seconds, high enough for TCG.
+case $MODE in
+softlockup) echo 2 >/proc/sys/kernel/watchdog_thresh ;;
+rcu_stall)
+	echo 0 >/proc/sys/kernel/soft_watchdog
+	echo 3 >/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout
+	;;
+hung_task) echo 2 >/proc/sys/kernel/hung_task_timeout_secs ;;
+esac
+ktap_begin "provoke_$MODE"
+insmod ./splat.ko mode="$MODE" seconds=60
+ktap_fail "provoke_$MODE" "insmod returned $?: the kernel did not splat"
+ktap_finish
