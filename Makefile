@@ -140,6 +140,14 @@ $(SPLAT_KO): tests/guest/splat/splat.c tests/guest/splat/Kbuild mk/kmod.sh
 		$(if $(filter 1,$(V)),1,0)
 all: $(SPLAT_KO)
 
+# Boot each guest job of make check N times: a job that passed once can hang
+# the next time. Not part of make check. JOBS from tests/guest/jobs.txt, or crash.
+N ?= 30
+JOBS ?= check bpf syncorder crash
+.PHONY: soak
+soak: all $(INITRD)
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/soak.sh $(N) $(JOBS)
+
 .PHONY: check-runner
 check-runner: $(SPLAT_KO) $(INITRD) | $(O)/check
 	@echo '  TEST     VM runner: each kernel splat class provoked and caught (QEMU $(ACCEL))'
