@@ -60,4 +60,7 @@ awk '
 			bad += m - v[j, "passed"]
 		}
 		exit bad > 0
-	}' "$soak/boots.txt" | tee "$soak/table.txt"
+	}' "$soak/boots.txt" >"$soak/table.txt"
+rc=$?
+cat "$soak/table.txt"
+exit $rc
