@@ -71,6 +71,7 @@ static struct env {
 	const char *label;
 	bool dax_check;
 	bool keep;
+	bool replace;
 } env = {
 	.pages = 512,
 	.load_size = 16ULL << 20,
@@ -116,7 +117,8 @@ const char argp_program_doc[] =
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 not a DAX file, 4 kernel\n"
 "without MAP_SYNC, 5 MAP_SYNC refused (EOPNOTSUPP), 6 no space left,\n"
-"7 VM_SYNC state differs from the request.\n";
+"7 VM_SYNC state differs from the request, 11 FILE exists (not replaced),\n"
+"12 the kernel fell back from PMD to PTE faults.\n";
 
 enum {
 	OPT_FAULT_SIZE = 256,
@@ -124,6 +126,7 @@ enum {
 	OPT_LABEL,
 	OPT_NO_DAX_CHECK,
 	OPT_KEEP,
+	OPT_REPLACE,
 	OPT_JSON_OUT,
 };
 
@@ -143,6 +146,7 @@ static const struct argp_option opts[] = {
 	{ "label", OPT_LABEL, "TEXT", 0, "Scenario title, first line of the text output", 0 },
 	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not on a DAX mapping", 0 },
 	{ "keep", OPT_KEEP, NULL, 0, "Keep the file after a successful run", 0 },
+	{ "replace", OPT_REPLACE, NULL, 0, "Remove FILE first if it exists (without it, an existing FILE is refused and left untouched)", 0 },
 	{ "verbose", 'v', NULL, 0, "Progress on stderr", 0 },
 	CLI_OPT_HELP,
 	{ 0 },
@@ -205,6 +209,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_JSON_OUT:
 		env.json_out = arg;
 		break;
+	case OPT_REPLACE:
+		env.replace = true;
+		break;
 	case OPT_KEEP:
 		env.keep = true;
 		break;
@@ -256,10 +263,14 @@ static int create_fresh_file(struct run *r)
 		close(r->fd);
 		r->fd = -1;
 	}
-	if (unlink(env.path) && errno != ENOENT)
+	/* Only our own file from the previous repetition, or when asked. */
+	if ((r->file_exists || env.replace) && unlink(env.path) && errno != ENOENT)
 		return cli_fail_errno(errno, "unlink %s", env.path);
 	r->file_exists = false;
 	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (r->fd < 0 && errno == EEXIST)
+		return cli_fail(EXIT_FILE_EXISTS, "%s exists: faultlat works on a file of its own and "
+				"left it untouched (--replace removes it)", env.path);
 	if (r->fd < 0)
 		return cli_fail_errno(errno, "create %s", env.path);
 	r->file_exists = true;
@@ -730,6 +741,49 @@ static int time_faults(struct run *r, uint64_t *samples)
 	return 0;
 }
 
+/*
+ * Did the kernel map what was asked for? Only the first 4 KiB page of each
+ * stride was stored to: its neighbour is present in /proc/self/pagemap
+ * exactly when the fault mapped a whole PMD. A PMD fault that fell back to
+ * PTE maps one page; a PTE fault must not map its neighbour either.
+ */
+#define PAGEMAP_PRESENT	(1ULL << 63)
+
+static int check_fault_size(struct run *r)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+	size_t wrong = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return cli_fail_errno(errno, "open /proc/self/pagemap (needed to verify the fault size)");
+	for (size_t i = 0; i < r->faults_per_rep; i++) {
+		uintptr_t neighbour = (uintptr_t)r->map + i * r->stride + (size_t)page_size;
+		uint64_t entry = 0;
+		off_t off = (off_t)(neighbour / (size_t)page_size * sizeof(entry));
+
+		if (env.fault_size == FAULT_PTE && i + 1 == r->faults_per_rep)
+			break;	/* the last page has no neighbour in the mapping */
+		if (pread(fd, &entry, sizeof(entry), off) != (ssize_t)sizeof(entry)) {
+			int err = errno ? errno : EIO;
+
+			close(fd);
+			return cli_fail_errno(err, "read /proc/self/pagemap");
+		}
+		if (!!(entry & PAGEMAP_PRESENT) != (env.fault_size == FAULT_PMD))
+			wrong++;
+	}
+	close(fd);
+	if (wrong && env.fault_size == FAULT_PMD)
+		return cli_fail(EXIT_FAULT_SIZE, "%zu of %zu PMD faults on %s fell back to 4 KiB pages "
+				"(extents not 2 MiB aligned? see fs_mkfs in vm/guest/lib.sh)",
+				wrong, r->faults_per_rep, env.path);
+	if (wrong)
+		return cli_fail(EXIT_FAULT_SIZE, "%zu of %zu PTE faults on %s mapped more than their page",
+				wrong, r->faults_per_rep, env.path);
+	return 0;
+}
+
 static int measure_rep(struct run *r, unsigned int rep)
 {
 	uint64_t *samples = r->samples + (size_t)rep * r->faults_per_rep;
@@ -737,7 +791,7 @@ static int measure_rep(struct run *r, unsigned int rep)
 
 	if ((err = prepare_file_state(r)) || (err = map_file(r)) ||
 	    (err = force_pte_faults(r)) || (err = check_vm_sync(r)) ||
-	    (err = time_faults(r, samples)))
+	    (err = time_faults(r, samples)) || (err = check_fault_size(r)))
 		return err;
 	unmap_file(r);
 	if (cli_stop_signal)
@@ -807,6 +861,9 @@ static int print_json(struct run *r, const char *label, FILE *out)
 	json_kv_string(&w, "path", env.path);
 	json_kv_bool(&w, "dax", r->dax);
 	json_kv_uint(&w, "pages", env.pages);
+	/* What was really mapped and faulted: -n rounded up to whole PMDs. */
+	json_kv_uint(&w, "pages_mapped", r->file_size / (size_t)sysconf(_SC_PAGESIZE));
+	json_kv_bool(&w, "fault_size_verified", true);
 	json_kv_string(&w, "state", state_names[env.state]);
 	json_kv_bool(&w, "map_sync", env.map_sync);
 	json_kv_bool(&w, "vm_sync_seen", r->vm_sync_seen);
@@ -875,6 +932,10 @@ static int size_the_run(struct run *r)
 	if (env.fault_size == FAULT_PMD) {
 		/* Whole 2 MiB units only: a partial one can never be a PMD. */
 		r->file_size = (r->file_size + PMD_SIZE - 1) & ~(PMD_SIZE - 1);
+		if (r->file_size != (size_t)env.pages * (size_t)page_size)
+			fprintf(stderr, TOOL ": note: -n %llu rounded up to %zu pages: %zu PMD faults of 2 MiB\n",
+				(unsigned long long)env.pages, r->file_size / (size_t)page_size,
+				r->file_size / PMD_SIZE);
 		r->stride = PMD_SIZE;
 	} else {
 		r->stride = (size_t)page_size;

@@ -20,5 +20,8 @@
 #define EXIT_NO_BTF		8 /* the kernel has no BTF (CONFIG_DEBUG_INFO_BTF): no CO-RE tool can run */
 #define EXIT_NO_PROBE		9 /* a function the tool needs can be traced neither by fentry nor kprobe */
 #define EXIT_DATA_LOST		10 /* a verifier found pages lost after a crash: a verdict, not an error */
+#define EXIT_FILE_EXISTS	11 /* the target file exists and is not the tool's own: left untouched */
+#define EXIT_FAULT_SIZE		12 /* the kernel did not take the fault size asked for (PMD fell back to PTE) */
+#define EXIT_PARAM_MISMATCH	13 /* data written with other parameters than the verifier was given */
 
 #endif /* SUITE_EXITCODES_H */

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The crash test's self-describing page pattern; see pmpattern.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "pmpattern.h"
@@ -96,6 +102,61 @@ void pmp_ident_check_count(const struct pmp_ident *id, const char *opt, uint64_t
 	if (count > id->pages)
 		cli_usage_error("%s %llu is beyond --pages %llu", opt,
 				(unsigned long long)count, (unsigned long long)id->pages);
+}
+
+#define IDENT_FORMAT "pmwrite-ident pages=%" SCNu64 " seed=%" SCNu64 " generation=%" SCNu64 " writer=%" SCNu64
+
+int pmp_ident_save(int dir_fd, const char *file_name, const struct pmp_ident *id)
+{
+	char tmp[PATH_MAX], final[PATH_MAX];
+	int fd, err = 0;
+	FILE *f;
+
+	if (snprintf(final, sizeof(final), "%s.ident", file_name) >= (int)sizeof(final) ||
+	    snprintf(tmp, sizeof(tmp), "%s.ident.tmp", file_name) >= (int)sizeof(tmp))
+		return ENAMETOOLONG;
+	fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	fprintf(f, "pmwrite-ident pages=%" PRIu64 " seed=%" PRIu64 " generation=%" PRIu64
+		" writer=%" PRIu64 "\n", id->pages, id->seed, id->generation, id->writer);
+	if (fflush(f) || fsync(fd))
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	if (!err && renameat(dir_fd, tmp, dir_fd, final))
+		err = errno;
+	if (!err && fsync(dir_fd))
+		err = errno;
+	return err;
+}
+
+int pmp_ident_load(const char *path, struct pmp_ident *id)
+{
+	char name[PATH_MAX];
+	FILE *f;
+	int n;
+
+	if (snprintf(name, sizeof(name), "%s.ident", path) >= (int)sizeof(name))
+		return ENAMETOOLONG;
+	f = fopen(name, "re");
+	if (!f)
+		return errno == ENOENT ? ENOENT : EINVAL;
+	n = fscanf(f, IDENT_FORMAT, &id->pages, &id->seed, &id->generation, &id->writer);
+	fclose(f);
+	return n == 4 ? 0 : EINVAL;
+}
+
+bool pmp_ident_equal(const struct pmp_ident *a, const struct pmp_ident *b)
+{
+	return a->pages == b->pages && a->seed == b->seed &&
+	       a->generation == b->generation && a->writer == b->writer;
 }
 
 /* The payload stream of one page: keyed by everything that identifies it. */

@@ -109,6 +109,19 @@ bool pmp_ident_option(struct pmp_ident *id, int key, const char *arg);
  */
 void pmp_ident_check_count(const struct pmp_ident *id, const char *opt, uint64_t count);
 
+/*
+ * The writer's parameters travel with the data, in FILE.ident beside FILE
+ * (one line, "pmwrite-ident pages=N seed=S generation=G writer=W"), so a
+ * verifier given other parameters refuses instead of reporting data loss.
+ * pmp_ident_save writes it (temporary name, fsync, rename) in directory
+ * @dir_fd before the data file exists; returns 0 or an errno.
+ * pmp_ident_load reads it: 0, ENOENT (no record) or EINVAL (unreadable).
+ */
+int pmp_ident_save(int dir_fd, const char *file_name, const struct pmp_ident *id);
+int pmp_ident_load(const char *path, struct pmp_ident *id);
+/* @a and @b name the same pages. */
+bool pmp_ident_equal(const struct pmp_ident *a, const struct pmp_ident *b);
+
 /* Fill @page (PMP_PAGE_SIZE bytes, 8-byte aligned) with page @index of @key. */
 void pmp_fill(void *page, const struct pmp_key *key, uint64_t index);
 

@@ -58,7 +58,7 @@ expect_exit() {
 }
 
 nbench=$(( 2 * (3 * 2 + 2 + 1) ))
-ktap_header $((3 + 2 + 5 + nbench))
+ktap_header $((3 + 2 + 5 + nbench + 4))
 
 
 ktap_check pmem_namespaces_fsdax pmem_expect 2
@@ -94,5 +94,34 @@ for fs in ext4 xfs; do
 	# 4 MiB in PMD mode: two 2 MiB faults.
 	run_bench "bench_${fs}_pmd_sync" 2 -n 1024 -s empty --fault-size pmd --sync -f "/mnt/$fs/b"
 done
+
+# An existing file is the user's: refused and left as it was, unless --replace.
+existing_file() {
+	echo precious >/mnt/ext4/mine
+	faultlat -n 8 -f /mnt/ext4/mine >/dev/null 2>/tmp/x.err
+	rc=$?
+	[ $rc = 11 ] && [ "$(cat /mnt/ext4/mine)" = precious ] || { echo "exit $rc: $(cat /tmp/x.err)"; return 1; }
+	faultlat -n 8 --replace -f /mnt/ext4/mine >/dev/null 2>/tmp/x.err || { echo "--replace: $(cat /tmp/x.err)"; return 1; }
+	[ ! -e /mnt/ext4/mine ] || { echo "--replace left the file"; return 1; }
+}
+ktap_check faultlat_existing_file_untouched existing_file
+
+# -n that is not whole 2 MiB units is rounded up, and said so.
+pmd_rounding() {
+	faultlat -n 1000 --fault-size pmd --json -f /mnt/ext4/r >/tmp/r.json 2>/tmp/r.err || { cat /tmp/r.err; return 1; }
+	grep -q 'rounded up to 1024 pages: 2 PMD faults' /tmp/r.err || { echo "no note: $(cat /tmp/r.err)"; return 1; }
+	jq -e '.pages == 1000 and .pages_mapped == 1024 and .faults == 2' /tmp/r.json >/dev/null ||
+		{ echo "JSON: $(head -c 300 /tmp/r.json)"; return 1; }
+}
+ktap_check faultlat_pmd_rounding_said pmd_rounding
+
+# PTE runs really took one 4 KiB page per fault (the pagemap check passed
+# in every bench_* above); PMD faults that fall back are an error. The
+# default mkfs.xfs puts the first extent 192 sectors off 2 MiB.
+umount /mnt/xfs && mkfs.xfs -f -q /dev/pmem1 && mount -t xfs -o dax /dev/pmem1 /mnt/xfs
+expect_exit faultlat_pmd_fallback_detected 12 'PMD faults on .* fell back to 4 KiB pages' \
+	-n 2048 -s empty --fault-size pmd --sync -f /mnt/xfs/misaligned
+pte_verified() { faultlat -n 64 -s empty -f /mnt/xfs/pte >/dev/null; }
+ktap_check faultlat_pte_on_misaligned_xfs pte_verified
 
 ktap_finish

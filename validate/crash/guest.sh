@@ -126,7 +126,7 @@ for r in $ROLES; do
 	w=$((i * 3))
 	for mode in sparse fallocated grow; do
 		set -- -f "/mnt/$role/$mode" -n "$PAGES" -m "$mode" -s "$SEED" -g "$WRITE_GEN" \
-			-w "$w" -t "$role-$mode" --hold --gate "$gate"
+			-w "$w" -t "$role-$mode" --hold --gate "$gate" --replace
 		[ "$map" = sync ] && set -- "$@" -S
 		[ "$CRASH_METHOD" = sysrq-page ] && [ "$CRASH_WRITER" = "$w" ] &&
 			set -- "$@" --crash-after "$CRASH_PAGE"

@@ -80,7 +80,8 @@ const char argp_program_doc[] =
 "    pmverify -f /mnt/dax/f -r 120 -j -L fs=ext4 -L map=sync  # one JSON line\n"
 "\n"
 "Exit status: 0 nothing lost, 10 pages below the recorded point are not\n"
-"intact, 1 runtime error, 2 usage.\n";
+"intact, 1 runtime error, 2 usage, 13 FILE was written with other -n -s -g -w\n"
+"(FILE.ident, written by pmwrite) or its record is missing: no verdict.\n";
 
 static const struct argp_option opts[] = {
 	{ "file", 'f', "PATH", 0, "File to check (required); a missing file counts as pages 'nofile'", 0 },
@@ -169,6 +170,30 @@ static void account(struct result *res, uint64_t index, enum pmp_class cls,
 			pmp_class_name(cls), before ? " (LOST: below the recorded point)" : "");
 }
 
+/*
+ * The data file says who wrote it (FILE.ident): a verdict against other
+ * parameters would call a usage mismatch data loss.
+ */
+static int check_ident(void)
+{
+	struct pmp_ident written;
+	int err = pmp_ident_load(env.path, &written);
+
+	if (err == ENOENT)
+		return cli_fail(EXIT_PARAM_MISMATCH, "%s.ident is missing: no record of the writer's "
+				"parameters, no verdict", env.path);
+	if (err)
+		return cli_fail(EXIT_PARAM_MISMATCH, "%s.ident is unreadable: no verdict", env.path);
+	if (!pmp_ident_equal(&written, &env.id))
+		return cli_fail(EXIT_PARAM_MISMATCH, "%s was written with -n %llu -s %llu -g %llu -w %llu, "
+				"not -n %llu -s %llu -g %llu -w %llu: no verdict", env.path,
+				(unsigned long long)written.pages, (unsigned long long)written.seed,
+				(unsigned long long)written.generation, (unsigned long long)written.writer,
+				(unsigned long long)env.id.pages, (unsigned long long)env.id.seed,
+				(unsigned long long)env.id.generation, (unsigned long long)env.id.writer);
+	return 0;
+}
+
 static int check_file(struct result *res)
 {
 	const struct pmp_key key = pmp_ident_key(&env.id);
@@ -185,6 +210,10 @@ static int check_file(struct result *res)
 		return 0;
 	}
 	res->file_exists = true;
+	if ((err = check_ident())) {
+		close(fd);
+		return err;
+	}
 	if (fstat(fd, &st)) {
 		err = cli_fail(EXIT_RUNTIME, "fstat %s: %s", env.path, strerror(errno));
 		goto out;

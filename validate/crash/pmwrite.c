@@ -79,6 +79,7 @@ static struct env {
 	const char *gate;
 	enum flush_kind flush;
 	bool dax_check;
+	bool replace;
 } env = {
 	.id = PMP_IDENT_DEFAULT,
 	.dax_check = true,
@@ -93,6 +94,9 @@ struct run {
 	enum flush_kind flush;	/* resolved: never FLUSH_AUTO */
 	unsigned int line;	/* cache line size in bytes */
 	char tag[MAX_TAG + 1];
+	const char *name;	/* env.path's last component, in dir_fd */
+	bool created;		/* the data file is ours: removed if we fail before writing */
+	bool written;		/* a page went in: the file is kept from then on */
 };
 
 const char *argp_program_version = TOOL " 1";
@@ -117,12 +121,14 @@ const char argp_program_doc[] =
 "\n"
 "Files: sparse = ftruncate to the full size; fallocated = fallocate (unwritten\n"
 "extents); grow = size 0, extended with ftruncate before each page while\n"
-"mapped. The file is created (replacing any old one), sized and fsynced with\n"
-"its directory before the mapping: only the page faults are under test.\n"
+"mapped. The file is created (an existing one only with --replace), sized and\n"
+"fsynced with its directory before the mapping: only the page faults are\n"
+"under test. FILE.ident records -n -s -g -w for pmverify.\n"
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 not a DAX file, 4 kernel\n"
 "without MAP_SYNC, 5 MAP_SYNC refused (EOPNOTSUPP), 6 no space left (or\n"
-"SIGBUS on a store), 7 VM_SYNC state differs from the request.\n";
+"SIGBUS on a store), 7 VM_SYNC state differs from the request, 11 FILE\n"
+"exists (not replaced).\n";
 
 enum {
 	OPT_CRASH_AFTER = 256,
@@ -130,6 +136,7 @@ enum {
 	OPT_FLUSH,
 	OPT_NO_DAX_CHECK,
 	OPT_GATE,
+	OPT_REPLACE,
 };
 
 static const struct argp_option opts[] = {
@@ -145,6 +152,7 @@ static const struct argp_option opts[] = {
 	{ "hold", OPT_HOLD, NULL, 0, "After the last page keep the mapping and wait until killed", 0 },
 	{ "gate", OPT_GATE, "DIR", 0, "When mapped, create DIR/ready.TAG, then wait for DIR/go before the first store (starts many writers at once)", 0 },
 	{ "flush", OPT_FLUSH, "HOW", 0, "Cache flush per line: auto (clwb, else clflushopt, else clflush; default), clwb, clflushopt, clflush, none", 0 },
+	{ "replace", OPT_REPLACE, NULL, 0, "Remove FILE first if it exists (without it, an existing FILE is refused and left untouched)", 0 },
 	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not DAX (host tests of the control)", 0 },
 	{ "verbose", 'v', NULL, 0, "Details on stderr", 0 },
 	CLI_OPT_HELP,
@@ -186,6 +194,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_NO_DAX_CHECK:
 		env.dax_check = false;
+		break;
+	case OPT_REPLACE:
+		env.replace = true;
 		break;
 	case 'v':
 		cli_verbose_on = true;
@@ -336,18 +347,27 @@ static int prepare_file(struct run *r)
 {
 	char *copy = strdup(env.path);
 	off_t size = (off_t)(env.id.pages * PMP_PAGE_SIZE);
+	int err;
 
 	if (!copy)
 		return cli_fail_errno(ENOMEM, "strdup");
 	r->dir_fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(copy);
+	r->name = strrchr(env.path, '/') ? strrchr(env.path, '/') + 1 : env.path;
 	if (r->dir_fd < 0)
 		return cli_fail_errno(errno, "open the directory of %s", env.path);
-	if (unlink(env.path) && errno != ENOENT)
+	if (!env.replace && faccessat(r->dir_fd, r->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return cli_fail(EXIT_FILE_EXISTS, "%s exists: pmwrite writes a file of its own and "
+				"left it untouched (--replace removes it)", env.path);
+	if (unlinkat(r->dir_fd, r->name, 0) && errno != ENOENT)
 		return cli_fail_errno(errno, "unlink %s", env.path);
+	/* The parameters first: where the data file exists, so does its record. */
+	if ((err = pmp_ident_save(r->dir_fd, r->name, &env.id)))
+		return cli_fail_errno(err, "write %s.ident", env.path);
 	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (r->fd < 0)
 		return cli_fail_errno(errno, "create %s", env.path);
+	r->created = true;
 	if (env.dax_check && !is_dax(r->fd))
 		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.path);
 	switch (env.mode) {
@@ -470,6 +490,7 @@ static int write_pages(struct run *r)
 			return cli_fail_errno(errno, "ftruncate %s to %llu pages", env.path,
 					      (unsigned long long)(i + 1));
 		pmp_fill(page, &key, i);
+		r->written = true;
 		cli_sigbus_armed = 1;
 		/* The first store takes the write fault (under MAP_SYNC: synchronous). */
 		for (size_t w = 0; w < PMP_WORDS; w++)
@@ -527,6 +548,14 @@ cleanup:
 		munmap(r.map, r.map_len);
 	if (r.fd >= 0)
 		close(r.fd);
+	/* Refused before the first store (not DAX, no MAP_SYNC): leave nothing behind. */
+	if (err && r.created && !r.written) {
+		char ident[PATH_MAX];
+
+		unlinkat(r.dir_fd, r.name, 0);
+		snprintf(ident, sizeof(ident), "%s.ident", r.name);
+		unlinkat(r.dir_fd, ident, 0);
+	}
 	if (r.dir_fd >= 0)
 		close(r.dir_fd);
 	if (r.sysrq_fd >= 0)

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Host tests of what faultlat, pmwrite and pmverify do to files they are
+# pointed at (issue 8): an existing file is never removed or truncated
+# unless --replace says so; a refusal leaves nothing behind; pmverify
+# refuses to judge data written with other parameters. KTAP output.
+# Usage: test-tool-files.sh BINDIR
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=${1:-$root/.output/bin}
+. "$root/tests/ktap.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-files.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# keeps TOOL WANT_RC ARGS: an existing file survives TOOL, which exits WANT_RC.
+keeps() {
+	tool=$1 want=$2; shift 2
+	echo precious >"$tmp/x"
+	"$bin/$tool" -f "$tmp/x" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "$tool exit $rc, want $want: $(cat "$tmp/err")"; return 1; }
+	[ "$(cat "$tmp/x" 2>/dev/null)" = precious ] || { echo "$tool changed or removed the existing file"; return 1; }
+	[ "$(grep -c . "$tmp/err")" = 1 ] || { echo "want one line on stderr: $(cat "$tmp/err")"; return 1; }
+}
+# leaves_nothing TOOL WANT_RC ARGS: on a non-DAX host, TOOL refuses and removes its own file.
+leaves_nothing() {
+	tool=$1 want=$2; shift 2
+	rm -rf "$tmp/d" && mkdir "$tmp/d"
+	"$bin/$tool" -f "$tmp/d/new" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "$tool exit $rc, want $want: $(cat "$tmp/err")"; return 1; }
+	[ -z "$(ls -A "$tmp/d")" ] || { echo "$tool left $(ls -A "$tmp/d")"; return 1; }
+}
+# verify WANT_RC ARGS: pmverify on the file pmwrite wrote with -n 8 -s 5 -g 2 -w 1.
+verify() {
+	want=$1; shift
+	"$bin/pmverify" -f "$tmp/w/f" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "pmverify $* exit $rc, want $want: $(cat "$tmp/out" "$tmp/err")"; return 1; }
+}
+written() {
+	rm -rf "$tmp/w" && mkdir "$tmp/w" &&
+		"$bin/pmwrite" -f "$tmp/w/f" -n 8 -s 5 -g 2 -w 1 --no-dax-check --flush none >/dev/null 2>"$tmp/err" ||
+		{ echo "pmwrite: $(cat "$tmp/err")"; return 1; }
+}
+
+ktap_header 12
+ktap_check faultlat_keeps_existing_file keeps faultlat 11
+ktap_check faultlat_keeps_existing_file_not_dax keeps faultlat 11 --sync
+ktap_check pmwrite_keeps_existing_file keeps pmwrite 11 -S
+ktap_check faultlat_not_dax_leaves_nothing leaves_nothing faultlat 3
+ktap_check pmwrite_not_dax_leaves_nothing leaves_nothing pmwrite 3 -S
+ktap_check pmwrite_writes_a_new_file written
+ktap_check pmwrite_ident_record grep -qx 'pmwrite-ident pages=8 seed=5 generation=2 writer=1' "$tmp/w/f.ident"
+ktap_check pmverify_same_parameters verify 0 -n 8 -s 5 -g 2 -w 1 -r 8
+ktap_check pmverify_refuses_other_pages verify 13 -n 16 -s 5 -g 2 -w 1 -r 8
+ktap_check pmverify_refuses_other_seed verify 13 -n 8 -s 6 -g 2 -w 1 -r 8
+ktap_check pmverify_refuses_other_writer verify 13 -n 8 -s 5 -g 2 -w 0 -r 8
+rm -f "$tmp/w/f.ident"
+ktap_check pmverify_refuses_without_record verify 13 -n 8 -s 5 -g 2 -w 1 -r 8
+ktap_finish
