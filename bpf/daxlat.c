@@ -67,7 +67,9 @@ static const char doc[] =
 "    daxlat --stack-threshold 500   # kernel stacks of faults over 500 us\n"
 "\n"
 "The command's own output shares daxlat's stdout: redirect it in CMD when\n"
-"parsing --json. Exit status with -c: the command's, if tracing worked.\n"
+"parsing --json. Exit status with -c: the command's, if tracing worked;\n"
+"stopped by SIGINT/SIGTERM before it ended, the command (its whole process\n"
+"group) is stopped too and the exit status is 128 + the signal.\n"
 "\v"
 "NOTES:\n"
 "  Filtering (-p, -c) is by process (tgid). -c also follows every process\n"
@@ -91,6 +93,8 @@ static const char doc[] =
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
 enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP };
+/* More slowest-fault stacks than anybody reads; bounds the memory. */
+#define DAXLAT_TOP_MAX	10000
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Trace this process only (all its threads)", 0 },
@@ -129,16 +133,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.timestamp = true;
 		break;
 	case OPT_STACK_THRESHOLD:
-		env.stack_threshold_us = argp_parse_long(arg, "threshold", 0, state);
+		env.stack_threshold_us = argp_parse_long(arg, "threshold", 0, 3600L * 1000000, state);
 		break;
 	case OPT_TOP:
-		env.top = argp_parse_long(arg, "count for --top", 1, state);
+		env.top = argp_parse_long(arg, "count for --top", 1, DAXLAT_TOP_MAX, state);
 		break;
 	case ARGP_KEY_ARG:
 		if (pos == 0)
-			env.interval = argp_parse_long(arg, "interval", 1, state);
+			env.interval = argp_parse_long(arg, "interval", 1, 86400, state);
 		else if (pos == 1)
-			env.times = argp_parse_long(arg, "count", 1, state);
+			env.times = argp_parse_long(arg, "count", 1, LONG_MAX, state);
 		else
 			argp_error(state, "too many arguments: %s", arg);
 		pos++;
@@ -816,10 +820,10 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 
 static volatile sig_atomic_t exiting;
 
+/* The stop signal, or 0. */
 static void sig_handler(int sig)
 {
-	(void)sig;
-	exiting = 1;
+	exiting = sig;
 }
 
 struct rb_ctx {
@@ -1060,6 +1064,9 @@ int main(int argc, char **argv)
 	}
 	if (env.opt.cmd && ri.child_done && ret == EXIT_OK)
 		ret = ri.child_status;
+	/* Stopped before its command ended: the command is stopped too (cleanup). */
+	if (env.opt.cmd && !ri.child_done && exiting)
+		ret = 128 + exiting;
 
 cleanup:
 	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */

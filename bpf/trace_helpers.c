@@ -2,6 +2,7 @@
 /* User space shared by the libbpf tools: see trace_helpers.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -55,7 +56,7 @@ int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt,
 	return log_on ? vfprintf(stderr, fmt, args) : 0;
 }
 
-long argp_parse_long(const char *arg, const char *what, long min,
+long argp_parse_long(const char *arg, const char *what, long min, long max,
 		     struct argp_state *state)
 {
 	char *end;
@@ -63,8 +64,8 @@ long argp_parse_long(const char *arg, const char *what, long min,
 
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min)
-		argp_error(state, "invalid %s: %s", what, arg);
+	if (errno || end == arg || *end || v < min || v > max)
+		argp_error(state, "invalid %s: %s (%ld..%ld)", what, arg, min, max);
 	return v;
 }
 
@@ -76,9 +77,11 @@ error_t trace_opts_parse(struct trace_opts *o, int key, char *arg,
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
 	case 'p':
-		o->pid = (pid_t)argp_parse_long(arg, "PID", 1, state);
+		o->pid = (pid_t)argp_parse_long(arg, "PID", 1, PID_MAX_LIMIT_64, state);
 		break;
 	case 'c':
+		if (!arg[0] || strspn(arg, " \t\n") == strlen(arg))
+			argp_error(state, "empty command for -c");
 		o->cmd = arg;
 		break;
 	case OPT_JSON:
@@ -581,6 +584,7 @@ int held_cmd_spawn(struct held_cmd *c, const char *cmd)
 		char b;
 
 		close(p[1]);
+		setpgid(0, 0);
 		/* EOF instead of the byte: the tool failed, do not run. */
 		if (read(p[0], &b, 1) != 1)
 			_exit(127);
@@ -589,6 +593,7 @@ int held_cmd_spawn(struct held_cmd *c, const char *cmd)
 		_exit(127);
 	}
 	close(p[0]);
+	setpgid(pid, pid);	/* both sides: whichever runs first */
 	fcntl(p[1], F_SETFD, FD_CLOEXEC);
 	c->pid = pid;
 	c->go_fd = p[1];
@@ -614,8 +619,16 @@ void held_cmd_cancel(struct held_cmd *c)
 void held_cmd_cleanup(struct held_cmd *c)
 {
 	held_cmd_cancel(c);
-	if (c->pid > 0 && !c->released)
-		waitpid(c->pid, NULL, 0);
+	if (c->pid <= 0 || c->reaped)
+		return;
+	if (c->released) {
+		kill(-c->pid, SIGTERM);
+		for (int i = 0; i < 20 && waitpid(c->pid, NULL, WNOHANG) == 0; i++)
+			usleep(100000);
+		kill(-c->pid, SIGKILL);
+	}
+	waitpid(c->pid, NULL, 0);
+	c->reaped = true;
 }
 
 bool held_cmd_ended(struct held_cmd *c, int *code, int unknown)
@@ -624,8 +637,31 @@ bool held_cmd_ended(struct held_cmd *c, int *code, int unknown)
 
 	if (waitpid(c->pid, &status, WNOHANG) != c->pid)
 		return false;
+	c->reaped = true;
 	*code = exit_code(status, unknown);
 	return true;
+}
+
+bool process_gone(pid_t pid)
+{
+	char path[64], buf[256], *rp;
+	ssize_t n;
+	int fd;
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	/* "pid (comm) S ...": the state follows the last ')'. */
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
 }
 
 int exit_code(int status, int unknown)

@@ -35,8 +35,10 @@ int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt,
 			 va_list args);
 
 /* A decimal argument >= @min, else argp_error() ("invalid WHAT: ARG"). */
-long argp_parse_long(const char *arg, const char *what, long min,
+long argp_parse_long(const char *arg, const char *what, long min, long max,
 		     struct argp_state *state);
+/* The kernel's PID_MAX_LIMIT on 64-bit: no pid is larger. */
+#define PID_MAX_LIMIT_64	4194304L
 
 /* ---- options every tool takes -------------------------------------------- */
 
@@ -214,22 +216,34 @@ char *ksyms_format(const struct ksyms *ks, unsigned long addr, char *buf,
 /* ---- -c: the command, held until the probes are attached ----------------- */
 
 struct held_cmd {
-	pid_t pid;		/* > 0 once spawned */
+	pid_t pid;		/* > 0 once spawned; also its process group */
 	int go_fd;		/* the child waits for a byte on it; -1: closed */
 	bool released;		/* the byte was sent: the command runs */
+	bool reaped;		/* held_cmd_ended saw it end */
 };
-#define HELD_CMD_INIT { .pid = 0, .go_fd = -1, .released = false }
+#define HELD_CMD_INIT { .pid = 0, .go_fd = -1, .released = false, .reaped = false }
 
-/* Fork `sh -c CMD` now; it waits for held_cmd_release(). 0, or -1 (errno). */
+/*
+ * Fork `sh -c CMD` now, in a process group of its own (so that stopping it
+ * reaches everything it started); it waits for held_cmd_release().
+ * 0, or -1 (errno).
+ */
 int held_cmd_spawn(struct held_cmd *c, const char *cmd);
 /* Let it run. 0, or -1 (errno) and it still waits. */
 int held_cmd_release(struct held_cmd *c);
 /* Not to be run: it gets EOF instead of the byte and exits 127, unrun. */
 void held_cmd_cancel(struct held_cmd *c);
-/* Cancel it if still held, and reap it then. */
+/*
+ * Cancel it if still held, and reap it then. If it still runs (the tool was
+ * interrupted), stop its whole process group: SIGTERM, SIGKILL after 2 s,
+ * and reap it: a tool never leaves its command running behind it.
+ */
 void held_cmd_cleanup(struct held_cmd *c);
 /* Has it ended (waitpid WNOHANG)? Then *code = exit_code(status, @unknown). */
 bool held_cmd_ended(struct held_cmd *c, int *code, int unknown);
+/* The process has exited: gone, or a zombie its parent has not reaped yet
+ * (waiting for it to vanish would wait for our own caller). */
+bool process_gone(pid_t pid);
 /* A wait status as a shell would give it: the exit status, 128 + the
  * signal, or @unknown (neither exited nor killed). */
 int exit_code(int status, int unknown);

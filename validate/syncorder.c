@@ -60,8 +60,10 @@ static const char doc[] =
 "Output: one KTAP document (ok/not ok per check, violations as '#' lines);\n"
 "--json prints a JSON document instead. Exit status: 0 every check passed,\n"
 "1 a violation or an incomplete check, 4 nothing was checked (no synchronous\n"
-"write fault seen, or this kernel cannot be checked), 2 usage. The command's\n"
-"output shares stdout: redirect it inside CMD.";
+"write fault seen), 2 usage, 8 no kernel BTF, 9 this kernel cannot be traced\n"
+"(the probes line says which hook failed), 128+N stopped by signal N before\n"
+"the command ended (the command is stopped too). The command's output shares\n"
+"stdout: redirect it inside CMD.";
 
 enum { OPT_JSON_OUT = OPT_TOOL, OPT_DETAILS };
 
@@ -85,13 +87,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	switch (key) {
 	case 'd':
-		env.duration = argp_parse_long(arg, "duration", 1, state);
+		env.duration = argp_parse_long(arg, "duration", 1, 86400L * 365, state);
 		break;
 	case OPT_JSON_OUT:
 		env.json_out = arg;
 		break;
 	case OPT_DETAILS:
-		env.details = argp_parse_long(arg, "count for --details", 0, state);
+		env.details = argp_parse_long(arg, "count for --details", 0, SC_DETAIL_MAX, state);
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument: %s", arg);
@@ -441,10 +443,10 @@ static bool probes_ok(char *why, size_t len)
 
 static volatile sig_atomic_t exiting;
 
+/* The stop signal, or 0. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	exiting = 1;
+	exiting = sig;
 }
 
 static int on_event(void *ctx, void *data, size_t len)
@@ -584,8 +586,9 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 	v = count_kinds(c, is_stream_error);
 	print_group(c, is_stream_error, &shown);
 	RESULT(!v && !ri->counters[SO_C_STATE_FULL],
-	       "event_stream_complete", "%llu events, %llu lost, %llu checker errors, task table full %llu",
-	       st->events, st->drops, v, ri->counters[SO_C_STATE_FULL]);
+	       "event_stream_complete", "%llu events, %llu lost, %llu checker errors, task table full %llu, "
+	       "%llu faults already in flight at attach skipped",
+	       st->events, st->drops, v, ri->counters[SO_C_STATE_FULL], st->skipped_in_flight);
 
 	print_group(c, is_unsupported, &shown);
 	if (c->by_kind[SC_E_UNSUPPORTED])
@@ -692,6 +695,7 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_kv_uint(&w, "xfs_log_forces", st->xfs_forces);
 	json_kv_uint(&w, "unsupported", st->unsupported);
 	json_kv_uint(&w, "in_flight_at_end", st->in_flight);
+	json_kv_uint(&w, "skipped_in_flight_at_attach", st->skipped_in_flight);
 	json_kv_uint(&w, "violations", c->n_violations);
 	json_kv_uint(&w, "violating_faults", st->violating_faults);
 	json_kv_uint(&w, "per_inode_check_would_flag", st->naive_flagged);
@@ -775,6 +779,7 @@ int main(int argc, char **argv)
 	struct syncorder_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	struct sc_checker *chk = NULL;
+	bool no_btf = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct held_cmd cmd = HELD_CMD_INIT;
 	bool fentry_loaded = true, tpbtf_loaded = true;
@@ -800,6 +805,7 @@ int main(int argc, char **argv)
 	verbose("start");
 	err = kernel_btf_load();
 	if (err) {
+		no_btf = true;
 		snprintf(ri.probe_why, sizeof(ri.probe_why),
 			 "no kernel BTF (/sys/kernel/btf/vmlinux: %s): the kernel needs CONFIG_DEBUG_INFO_BTF",
 			 strerror(-err));
@@ -848,6 +854,13 @@ int main(int argc, char **argv)
 	verbose("loaded");
 	ri.loaded = true;
 	attach_all(fentry_loaded, tpbtf_loaded);
+	{
+		struct timespec now;
+
+		/* Faults already running now are not judged (sc_set_attach_time). */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		sc_set_attach_time(chk, (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec);
+	}
 	verbose("attached");
 	ri.probes_ok = probes_ok(ri.probe_why, sizeof(ri.probe_why));
 	if (!ri.probes_ok) {
@@ -901,7 +914,7 @@ int main(int argc, char **argv)
 		if (env.opt.cmd) {
 			if (held_cmd_ended(&cmd, &ri.child_status, -1))
 				break;
-		} else if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
+		} else if (env.opt.pid && process_gone(env.opt.pid)) {
 			break;
 		}
 		if (deadline && time(NULL) >= deadline)
@@ -945,14 +958,15 @@ report_unusable:
 	}
 	if (!ri.loaded)
 		fprintf(stderr, "syncorder: %s\n", ri.probe_why);
+	/* This kernel cannot be checked at all: daxlat's codes, not a verdict. */
+	if (!ri.loaded || !ri.probes_ok)
+		ret = no_btf ? EXIT_NO_BTF : EXIT_NO_PROBE;
 
 cleanup:
+	/* Interrupted: the command is stopped and reaped, and that is no pass. */
+	if (cmd.released && !cmd.reaped && exiting)
+		ret = 128 + exiting;
 	held_cmd_cleanup(&cmd);
-	if (cmd.released && ri.child_status == -1 && exiting) {
-		/* Interrupted: leave the command to its own fate, but reap it. */
-		kill(cmd.pid, SIGTERM);
-		waitpid(cmd.pid, NULL, 0);
-	}
 	verbose("cleanup");
 	ring_buffer__free(rb);
 	detach_all();

@@ -47,8 +47,12 @@ struct sc_fault {
 	char seq[SC_SEQ_MAX][SC_SEQ_LEN];
 };
 
+/* Has the checker seen this task's current fault from its start? */
+enum tjoin { T_NEW, T_SKIPPING, T_JOINED };
+
 struct sc_task {
 	__u32 tid;
+	enum tjoin join;
 	struct sc_task *next;
 	struct sc_fault f;
 };
@@ -746,6 +750,44 @@ static void on_global(struct sc_checker *c, const struct so_event *e)
 				seq_add(&t->f, e);
 }
 
+/*
+ * True when @e belongs to a fault that was already running when the probes
+ * were attached (see SC_INFLIGHT_WINDOW_NS): it is skipped, not judged.
+ */
+static bool skip_in_flight(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	if (t->join == T_JOINED)
+		return false;
+	if (e->type == SO_EV_FAULT_ENTER) {
+		t->join = T_JOINED;
+		return false;
+	}
+	/* A log force is evidence for everybody, whoever asked for it. */
+	if (e->type == SO_EV_XFS_FORCE)
+		return false;
+	if (t->join == T_NEW) {
+		if (e->type == SO_EV_HANDLER_EXIT) {
+			t->join = T_JOINED;	/* between faults from here on */
+			return true;
+		}
+		if (!c->attach_set || e->ts > c->attach_ns + SC_INFLIGHT_WINDOW_NS) {
+			t->join = T_JOINED;
+			return false;
+		}
+		t->join = T_SKIPPING;
+		c->st.skipped_in_flight++;
+	}
+	if (e->type == SO_EV_HANDLER_EXIT)
+		t->join = T_JOINED;
+	return true;
+}
+
+void sc_set_attach_time(struct sc_checker *c, __u64 ns)
+{
+	c->attach_ns = ns;
+	c->attach_set = true;
+}
+
 void sc_feed(struct sc_checker *c, const struct so_event *e)
 {
 	struct sc_task *t;
@@ -757,6 +799,8 @@ void sc_feed(struct sc_checker *c, const struct so_event *e)
 		return;
 	}
 	t = task_get(c, e->tid, true);
+	if (skip_in_flight(c, t, e))
+		return;
 	f = &t->f;
 	if (e->type != SO_EV_INSERT)
 		f->last_was_insert = false;

@@ -82,6 +82,7 @@ struct sc_stats {
 	unsigned long long no_entry;		/* dax_insert_pfn_mkwrite_no_entry */
 	unsigned long long jbd2_commits, xfs_checkpoints, xfs_forces;
 	unsigned long long in_flight;		/* faults unfinished when the stream ended */
+	unsigned long long skipped_in_flight;	/* faults already running when the checker attached */
 	unsigned long long unsupported;		/* faults that cannot be checked */
 	unsigned long long drops;
 	unsigned long long violating_faults;
@@ -116,12 +117,23 @@ struct sc_checker {
 	size_t nreports;
 	unsigned long long reports_dropped;
 	bool finished;
+	bool attach_set;
+	__u64 attach_ns;			/* bpf_ktime_get_ns clock */
 };
+
+/*
+ * A task whose first record, within this long after the attach, is not a
+ * fault's entry was already inside a fault when the probes went in: that
+ * fault is skipped and counted, not judged (its entry state was never seen).
+ */
+#define SC_INFLIGHT_WINDOW_NS	2000000000ULL
 
 struct sc_checker *sc_new(void);
 void sc_free(struct sc_checker *c);
 void sc_feed(struct sc_checker *c, const struct so_event *e);
 void sc_set_drops(struct sc_checker *c, unsigned long long drops);
+/* The probes were attached at @ns (CLOCK_MONOTONIC, as bpf_ktime_get_ns). */
+void sc_set_attach_time(struct sc_checker *c, __u64 ns);
 /* End of stream: faults still waiting are counted in flight. */
 void sc_finish(struct sc_checker *c);
 

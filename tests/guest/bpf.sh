@@ -17,6 +17,7 @@ mkdir -p $OUT
 # NAME.err, NAME.rc and the time it took.
 run() {
 	_name=$1; shift
+	ktap_begin "$_name"
 	_dopts=
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do _dopts="$_dopts $1"; shift; done
 	[ $# -gt 0 ] && shift
@@ -71,7 +72,7 @@ MODE_FREE='["dax_iomap_fault","pte","pmd","other_size","needdsync","nopage","fal
 	"metadata_syncs","handler_calls","missed_entries"]'
 
 nfs=10
-ktap_header $((3 + 11 + 2 * nfs))
+ktap_header $((3 + 12 + 2 * nfs))
 
 ktap_check pmem_namespaces_fsdax pmem_expect 2
 # xfs first: xfs.ko must be loaded before daxlat looks for its functions.
@@ -168,12 +169,12 @@ text_ok() {
 ktap_check text_output_adds_up text_ok
 
 # Stacks: the 3 slowest faults, slowest first, through the page fault path.
-run top --top 3 -- -f /mnt/ext4/top -n 64 -s empty --sync
-expect stacks_top3 top '(.stacks | length) == 3 and ([.stacks[].lat] as $l | $l == ($l | sort | reverse)) and
+run stacks_top3 --top 3 -- -f /mnt/ext4/top -n 64 -s empty --sync
+expect stacks_top3 stacks_top3 '(.stacks | length) == 3 and ([.stacks[].lat] as $l | $l == ($l | sort | reverse)) and
 	all(.stacks[]; .comm == "faultlat" and .fs == "ext4" and .outcome == "needdsync" and
 	    any(.frames[]; test("handle_mm_fault")))'
-run thr --stack-threshold 0 -- -f /mnt/xfs/thr -n 64 -s empty --sync
-expect stacks_threshold_all thr '(.stacks | length) == 64 and .counters.stacks == 64 and
+run stacks_threshold_all --stack-threshold 0 -- -f /mnt/xfs/thr -n 64 -s empty --sync
+expect stacks_threshold_all stacks_threshold_all '(.stacks | length) == 64 and .counters.stacks == 64 and
 	.counters.stacks_lost == 0 and all(.stacks[]; .fs == "xfs" and (.frames | length) > 0)'
 
 # -c traces the command's processes only: a faultlat loop started outside
@@ -186,14 +187,14 @@ bg=$!
 i=0; while [ ! -s $OUT/bg.count ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 before=$(wc -l <$OUT/bg.count)
 AFTER="sleep 2"
-run filter -- -f /mnt/ext4/mine -n 64 -s empty --sync
+run filter_excludes_others -- -f /mnt/ext4/mine -n 64 -s empty --sync
 AFTER=
 after=$(wc -l <$OUT/bg.count)
 touch $OUT/bg.stop; wait $bg
 if [ $((after - before)) -lt 2 ]; then
 	ktap_fail filter_excludes_others "the outside loop did not run meanwhile ($before -> $after)"
 else
-	expect filter_excludes_others filter "$FAULTS_WHERE $(exact 64) and faults(.fs == \"xfs\") == 0"
+	expect filter_excludes_others filter_excludes_others "$FAULTS_WHERE $(exact 64) and faults(.fs == \"xfs\") == 0"
 fi
 
 # Without a filter, until SIGINT: everything, printed at the end.
@@ -240,6 +241,26 @@ else
 	ktap_fail interval_reports_add_up "exit $rc, $(grep -c . $OUT/iv.json) reports, per report: $(jq -c -s '[.[].counters.dax_iomap_fault]' $OUT/iv.json 2>&1)"
 fi
 
+# Stopped by SIGTERM while its command runs: the command and everything it
+# started are stopped and reaped, and the exit status says it was stopped.
+ktap_begin sigterm_stops_command
+daxlat -c "echo \$\$ >$OUT/cmd.pid; while :; do faultlat -f /mnt/ext4/term -n 16 -s empty --sync >/dev/null 2>&1; done" \
+	>$OUT/term.txt 2>$OUT/term.err &
+dl=$!
+i=0; while [ ! -s $OUT/cmd.pid ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -TERM $dl; wait $dl
+rc=$?
+sleep 0.5
+# Processes left in the command's process group (field 5 of /proc/PID/stat).
+left=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$(cat $OUT/cmd.pid 2>/dev/null)" '$5 == g' | wc -l)
+if [ $rc = 143 ] && [ -s $OUT/cmd.pid ] && [ "$left" = 0 ] && ! kill -0 "$(cat $OUT/cmd.pid)" 2>/dev/null; then
+	ktap_pass sigterm_stops_command
+else
+	ktap_fail sigterm_stops_command "exit $rc (want 143), $left processes of the command left: $(head -c 200 $OUT/term.err)"
+fi
+rm -f /mnt/ext4/term
+
 daxlat -c "exit 3" >/dev/null 2>$OUT/exit.err
 rc=$?
 [ $rc = 3 ] && ktap_pass exit_status_of_command || ktap_fail exit_status_of_command "exit $rc, want 3: $(cat $OUT/exit.err)"
@@ -261,7 +282,7 @@ fi
 # For the report: the text output and the timings.
 echo "@@file daxlat-ext4-empty-sync.txt"; cat $OUT/text.txt; echo "@@end"
 echo "@@file daxlat-ext4-empty-sync.json"; cat $OUT/ext4_sync.json; echo "@@end"
-echo "@@file daxlat-top3.json"; cat $OUT/top.json; echo "@@end"
+echo "@@file daxlat-top3.json"; cat $OUT/stacks_top3.json; echo "@@end"
 echo "@@file daxlat-timings.txt"; cat $OUT/timings; echo "@@end"
 ktap_diag "timings (daxlat run incl. faultlat, TCG): $(tr '\n' ' ' <$OUT/timings)"
 ktap_finish

@@ -32,7 +32,7 @@ A_TEXT="no NEEDDSYNC returned"
 B_TEXT="metadata sync returned 0 but"
 
 nclean=$(( 2 * (3 * 2 * 2 + 1) ))
-ktap_header $(( 2 + 1 + nclean + 2 + 13 + 2 ))
+ktap_header $(( 2 + 1 + nclean + 2 + 13 + 2 + 2 ))
 
 # jqv FILE EXPR: one number from a JSON file, 0 when missing.
 jqv() { jq -r "$2 // 0" "$1" 2>/dev/null || echo 0; }
@@ -233,6 +233,55 @@ if [ $rc = 0 ]; then
 else
 	ktap_fail clean_after_rmmod "syncorder exit $rc: $(so_diag)"
 fi
+
+# -p on a process that is already faulting: the faults in flight when the
+# probes go in are skipped and counted, never judged (no false alarm).
+pid_attach() {
+	i=1 skipped=0
+	while [ $i -le 3 ]; do
+		faultlat -f /mnt/xfs/pid -n 1024 -r 12 -s empty --sync >/dev/null 2>&1 &
+		fl=$!
+		sleep 1
+		syncorder -p $fl --json >/tmp/pid.json 2>/tmp/pid.err
+		src=$?
+		wait $fl
+		frc=$?
+		v=$(jqv /tmp/pid.json .counts.violations) e=$(jqv /tmp/pid.json .counts.checker_errors)
+		c=$(jqv /tmp/pid.json .counts.checked)
+		skipped=$((skipped + $(jqv /tmp/pid.json .counts.skipped_in_flight_at_attach)))
+		[ $src = 0 ] && [ $frc = 0 ] && [ "$v" = 0 ] && [ "$e" = 0 ] && [ "$c" -gt 0 ] ||
+			{ echo "run $i: syncorder exit $src, faultlat $frc, $v violations, $e errors, $c checked: $(head -c 300 /tmp/pid.err)"; return 1; }
+		i=$((i + 1))
+	done
+	echo "3 runs clean; $skipped faults in flight at attach skipped"
+}
+ktap_begin syncorder_pid_attach_mid_fault
+if out=$(pid_attach); then
+	ktap_diag "$out"
+	ktap_pass syncorder_pid_attach_mid_fault
+else
+	ktap_fail syncorder_pid_attach_mid_fault "$out"
+fi
+
+# Stopped by SIGTERM while its command runs: the command's process group is
+# stopped and reaped, and the exit status is 128 + 15.
+ktap_begin syncorder_sigterm_stops_command
+rm -f /tmp/cmd.pid
+syncorder -c "echo \$\$ >/tmp/cmd.pid; while :; do faultlat -f /mnt/xfs/term -n 16 -s empty --sync >/dev/null 2>&1; done" \
+	>/tmp/term.tap 2>/tmp/term.err &
+so=$!
+i=0; while [ ! -s /tmp/cmd.pid ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -TERM $so; wait $so
+rc=$?
+sleep 0.5
+left=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$(cat /tmp/cmd.pid 2>/dev/null)" '$5 == g' | wc -l)
+if [ $rc = 143 ] && [ -s /tmp/cmd.pid ] && [ "$left" = 0 ]; then
+	ktap_pass syncorder_sigterm_stops_command
+else
+	ktap_fail syncorder_sigterm_stops_command "exit $rc (want 143), $left processes of the command left: $(head -c 200 /tmp/term.err)"
+fi
+rm -f /mnt/xfs/term
 
 # ext4 with fast_commit: durability comes from fast commits, which the check
 # does not model; it must say so and fail, not pass silently.

@@ -700,6 +700,82 @@ static void event_formatting(struct ktap_case_ctx *t)
 	KTAP_EXPECT_TEXT(t, buf, "jbd2 commit of transaction 42 done (259:0)");
 }
 
+/* The second half of a sync fault whose start the probes missed: the
+ * checker attached while task 1 was already inside dax_finish_sync_fault
+ * (events at attach + 1 ms). */
+static void half_fault(struct sc_checker *c, __u64 ts)
+{
+	struct so_event e = ev(SO_EV_FSYNC_EXIT, 1, SO_FS_EXT4, 4);
+
+	e.ts = ts;
+	e.fsync.start = 4 * 4096;
+	e.fsync.end = 4 * 4096 + 4095;
+	e.fsync.datasync = 1;
+	feed(c, e);
+	e = ev(SO_EV_INSERT, 1, SO_FS_EXT4, 4);
+	e.ts = ts + 1000;
+	e.insert.address = 0x7f0000000000ULL + 4 * 4096;
+	e.insert.write = 1;
+	e.insert.commit = 3;
+	e.insert.running = 4;
+	e.insert.seq = 5;	/* not committed: judged, this would be a violation */
+	feed(c, e);
+	e = ev(SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 4);
+	e.ts = ts + 2000;
+	feed(c, e);
+	e = ev(SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 4);
+	e.ts = ts + 3000;
+	feed(c, e);
+}
+
+/* A fault already running when the checker attached is skipped and
+ * counted; the task's next fault is checked as usual. */
+static void in_flight_at_attach_skipped(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	sc_set_attach_time(c, 1000000000ULL);
+	half_fault(c, 1001000000ULL);
+	ext4_sync_fault(c, 1, 5, 20);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
+	KTAP_EXPECT(t, c->st.skipped_in_flight == 1, "skipped %llu, want 1", c->st.skipped_in_flight);
+	KTAP_EXPECT(t, c->n_violations == 0 && c->n_errors == 0, "%llu violations, %llu errors",
+		    c->n_violations, c->n_errors);
+	KTAP_EXPECT(t, c->st.checked == 1, "checked %llu, want 1 (the second fault)", c->st.checked);
+	sc_free(c);
+}
+
+/* The same records long after the attach are no fault in flight: the
+ * entry went in outside any traced fault, a violation. */
+static void late_half_fault_is_judged(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	sc_set_attach_time(c, 1000000000ULL);
+	half_fault(c, 1000000000ULL + SC_INFLIGHT_WINDOW_NS + 1);
+	done(c);
+	KTAP_EXPECT(t, c->st.skipped_in_flight == 0, "skipped %llu, want 0", c->st.skipped_in_flight);
+	KTAP_EXPECT(t, first_report(c, SC_V_INSERT_OUTSIDE) != NULL, "no insert_outside_fault report");
+	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	sc_free(c);
+}
+
+/* After the skipped fault ended, the task is between faults: an entry
+ * without a fault is judged even inside the window. */
+static void after_skipped_fault_is_judged(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	sc_set_attach_time(c, 1000000000ULL);
+	half_fault(c, 1001000000ULL);
+	insert_ext4(c, 1, 9, 3, 5);
+	done(c);
+	KTAP_EXPECT(t, c->st.skipped_in_flight == 1, "skipped %llu, want 1", c->st.skipped_in_flight);
+	KTAP_EXPECT(t, first_report(c, SC_V_INSERT_OUTSIDE) != NULL, "no insert_outside_fault report");
+	sc_free(c);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(clean_sync_fault_ext4),
 	KTAP_CASE(clean_direct_fault_ext4),
@@ -727,6 +803,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(tid_wraparound),
 	KTAP_CASE(per_process_figures),
 	KTAP_CASE(event_formatting),
+	KTAP_CASE(in_flight_at_attach_skipped),
+	KTAP_CASE(late_half_fault_is_judged),
+	KTAP_CASE(after_skipped_fault_is_judged),
 };
 
 int main(void)
