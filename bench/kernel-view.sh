@@ -15,6 +15,10 @@ width=44
 for scen in "$@"; do
 	k=$dir/$scen.kernel.json u=$dir/$scen.json
 	[ -s "$k" ] && [ -s "$u" ] || { echo "kernel-view: $scen: missing $k or $u" >&2; bad=1; continue; }
+	# A file that does not parse fails its scenario: no check may vanish.
+	for f in "$k" "$u"; do
+		jq -e 'type == "object"' "$f" >/dev/null 2>&1 || { echo "kernel-view: $scen: $f is not valid JSON" >&2; bad=1; continue 2; }
+	done
 	echo
 	echo "== $scen, traced run: user space | kernel"
 	# Right column: each dax_iomap_fault histogram in the letter's format,
@@ -27,7 +31,8 @@ for scen in "$@"; do
 				select(.lo >= ($h[0].lo // 0) and .lo <= ($h[-1].lo // 0)) |
 				"\(.lo) - \(.hi) us: \(.count)")),
 		(if (.phases | length) > 0 then "phases (count, avg us):" else empty end),
-		(.phases[] | "  \(.phase) \(.name): \(.count), \(.avg)")' "$k" >"$dir/$scen.kernel.txt"
+		(.phases[] | "  \(.phase) \(.name): \(.count), \(.avg)")' "$k" >"$dir/$scen.kernel.txt" ||
+		{ echo "kernel-view: $scen: $k lacks the histograms or phases" >&2; bad=1; continue; }
 	awk -v w=$width 'NR == FNR { l[NR] = $0; nl = NR; next }
 		{ r[FNR] = $0; nr = FNR }
 		END { n = nl > nr ? nl : nr; for (i = 1; i <= n; i++) printf "  %-" w "s | %s\n", l[i], r[i] }
@@ -45,7 +50,7 @@ for scen in "$@"; do
 			(if $c.needdsync != 0 then "NEEDDSYNC \($c.needdsync), want 0" else empty end)
 		   end),
 		  (if $c.missed_entries != 0 then "daxlat missed \($c.missed_entries) entries" else empty end)
-		] | join("; ")' "$k")
+		] | join("; ")' "$k") || why="cannot read the counters of $k and $u"
 	if [ -n "$why" ]; then
 		echo "kernel-view: $scen: $why" >&2
 		bad=1

@@ -32,8 +32,11 @@ Scenarios: prealloc-none-nosync prealloc-none-sync empty-none-nosync
 Every problem is one line on stderr, e.g.
   report: empty-none-sync: bucket counts sum to 511, expected faults=512
   report: empty-copy-sync: missing RUNDIR/empty-copy-sync.txt
+RUNDIR/SCENARIO.json, where present (make reproduce writes both), must be
+valid JSON whose faults (every repetition) equal the table's.
 Exit status: 0 all six tables present and consistent, 1 a problem (missing
-or malformed file, bucket counts that do not add up to faults), 2 usage.
+or malformed file, bucket counts that do not add up to faults, a JSON that
+does not parse or disagrees), 2 usage.
 
 Examples:
   results/report.sh results/reference/cover-v2.txt results/runs/latest
@@ -69,6 +72,9 @@ run=${run%/}
 # '/' or '.': give relative paths a "./".
 dot() { case $1 in /*|./*) printf '%s' "$1" ;; *) printf './%s' "$1" ;; esac; }
 present=
+# The JSON beside a table must parse and count the same faults: a truncated
+# or corrupt file is a problem, never silently ignored.
+json_faults=
 set -- "$(dot "$ref")"
 for s in $SCENARIOS; do
 	f=$run/$s.txt
@@ -76,9 +82,13 @@ for s in $SCENARIOS; do
 		present="$present $s"
 		set -- "$@" "$(dot "$f")"
 	fi
+	[ -e "$run/$s.json" ] || continue
+	n=$(jq -e '.faults | numbers' "$run/$s.json" 2>/dev/null) || n=invalid
+	json_faults="$json_faults $s=$n"
 done
 
-awk -v json="$json" -v refname="$ref" -v rundir="$run" -v scenarios="$SCENARIOS" -v present="$present" "$json_awk"'
+awk -v json="$json" -v refname="$ref" -v rundir="$run" -v scenarios="$SCENARIOS" -v present="$present" \
+	-v json_faults="$json_faults" "$json_awk"'
 function problem(msg) { nprob++; PROB[nprob] = "report: " msg }
 function isnum(v) { return v ~ /^[0-9]+(\.[0-9]+)?$/ }
 
@@ -165,6 +175,8 @@ function jtable(k,    s, i) {
 }
 
 END {
+	nj = split(json_faults, J, " ")
+	for (i = 1; i <= nj; i++) JF[substr(J[i], 1, index(J[i], "=") - 1)] = substr(J[i], index(J[i], "=") + 1)
 	ns = split(scenarios, S, " ")
 	split(present, P, " ")
 	for (i in P) PRESENT[P[i]] = 1
@@ -185,6 +197,13 @@ END {
 				problem(s ": no faults= figure in " rundir "/" s ".txt"); OK[s] = 0
 			} else if (BSUM[ko] + 0 != FAULTS[ko]) {
 				problem(s ": bucket counts sum to " BSUM[ko] + 0 ", expected faults=" FAULTS[ko]); OK[s] = 0
+			}
+		}
+		if (s in JF) {
+			if (JF[s] == "invalid") {
+				problem(s ": " rundir "/" s ".json is not valid JSON with a faults figure"); OK[s] = 0
+			} else if ((ko in FAULTS) && JF[s] + 0 != FAULTS[ko]) {
+				problem(s ": " rundir "/" s ".json counts " JF[s] " faults, the table " FAULTS[ko]); OK[s] = 0
 			}
 		}
 		if (kr in SEEN) {

@@ -48,12 +48,31 @@ t_missing_file() {
 	run "$tmp/run"
 	[ "$rc" = 1 ] && grep -q '^kernel-view: empty-copy-sync: missing ' "$tmp/err" || { echo "exit $rc"; return 1; }
 }
+# truncated SCEN FILE: FILE of SCEN cut at 300 bytes.
+truncated() {
+	rm -rf "$tmp/run" && cp -r "$here/data/kview" "$tmp/run" &&
+		head -c 300 "$here/data/kview/traced/$2" >"$tmp/run/traced/$2"
+	run "$tmp/run"
+	[ "$rc" = 1 ] && grep -qx "kernel-view: $1: $tmp/run/traced/$2 is not valid JSON" "$tmp/err" &&
+		[ "$(grep -c '^  counts match:' "$tmp/out")" = 7 ] ||
+		{ echo "exit $rc: $(cat "$tmp/err")"; return 1; }
+}
+t_truncated_kernel() { truncated empty-none-sync empty-none-sync.kernel.json; }
+t_truncated_user() { truncated prealloc-none-sync prealloc-none-sync.json; }
+t_counters_missing() {
+	edit empty-copy-sync 'del(.counters)' && run "$tmp/run"
+	[ "$rc" = 1 ] && grep -q '^kernel-view: empty-copy-sync: ' "$tmp/err" ||
+		{ echo "exit $rc: $(cat "$tmp/err")"; return 1; }
+}
 
-ktap_header 6
+ktap_header 9
 ktap_check recorded_run_counts_match t_recorded_matches
 ktap_check user_and_kernel_side_by_side t_side_by_side
 ktap_check needdsync_short_of_faults_fails t_missing_needdsync
 ktap_check kernel_saw_more_faults_fails t_extra_fault
 ktap_check needdsync_on_written_file_fails t_needdsync_on_written_file
 ktap_check missing_kernel_record_fails t_missing_file
+ktap_check truncated_kernel_json_fails t_truncated_kernel
+ktap_check truncated_user_json_fails t_truncated_user
+ktap_check kernel_json_without_counters_fails t_counters_missing
 ktap_finish

@@ -162,8 +162,26 @@ t_help() {
 	run -h
 	want_rc 0 && want_line "$tmp/out" "usage: report.sh [--json] REFERENCE RUNDIR" && want_line "$tmp/out" "Examples:"
 }
+# A recorded run (make reproduce at 816efec): tables and their JSON.
+base=$root/results/baselines/reproduce-20261203T105927Z-816efec/ext4
+t_recorded_json_ok() {
+	run "$v2" "$base"
+	want_rc 0 && want_empty "$tmp/err"
+}
+t_truncated_json() {
+	rm -rf "$tmp/rj" && cp -r "$base" "$tmp/rj" &&
+		head -c 200 "$base/empty-none-sync.json" >"$tmp/rj/empty-none-sync.json"
+	run "$v2" "$tmp/rj"
+	want_rc 1 && want_out "$tmp/err" "report: empty-none-sync: $tmp/rj/empty-none-sync.json is not valid JSON with a faults figure"
+}
+t_json_disagrees() {
+	rm -rf "$tmp/rj" && cp -r "$base" "$tmp/rj" &&
+		jq '.faults = 511' "$base/empty-none-sync.json" >"$tmp/rj/empty-none-sync.json"
+	run --json "$v2" "$tmp/rj"
+	want_rc 1 && want_json '.ok == false and any(.problems[]; test("empty-none-sync.json counts 511 faults, the table 512"))'
+}
 
-ktap_header 16
+ktap_header 19
 ktap_check good_run_ok t_good
 ktap_check good_run_ratio_rows t_good_ratios
 ktap_check good_run_side_by_side t_good_side_by_side
@@ -180,4 +198,7 @@ ktap_check reference_scenario_keys t_ref_keys
 ktap_check reference_bucket_sum_checked t_ref_badsum
 ktap_check usage_errors_exit_2 t_usage
 ktap_check help_prints_usage t_help
+ktap_check recorded_run_with_json_ok t_recorded_json_ok
+ktap_check truncated_json_exit_1 t_truncated_json
+ktap_check json_disagreeing_with_table t_json_disagrees
 ktap_finish
