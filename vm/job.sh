@@ -16,16 +16,21 @@ top=${here%/vm}
 # (1 GiB of sparse data nobody reads after a run) go on every exit, Ctrl-C too.
 rm -rf "$outdir/job" "$outdir/files" "$outdir/results.txt" "$outdir/results.raw" "$outdir/splat.txt"
 trap 'rm -f "$outdir"/pmem*.img "$outdir/initrd.img" "$outdir/results.txt.tmp"' EXIT
-trap 'exit 130' INT TERM
 mkdir -p "$outdir/job/bin" "$outdir/files" || exit 126
 cp "$script" "$outdir/job/run" && chmod +x "$outdir/job/run" || exit 126
 cp "$top/tests/ktap.sh" "$outdir/job/"
 for f in ${JOB_FILES:-}; do cp "$f" "$outdir/job/" || exit 126; done
 [ -n "${BINDIR:-}" ] && cp "$BINDIR"/* "$outdir/job/bin/" 2>/dev/null
 rm -f "$outdir"/pmem*.img
+# In the background, so that a signal to this script is acted on at once
+# and passed on (run.sh then stops QEMU), not after the guest ends.
 sh "$here/run.sh" --kernel "$VMLINUZ" --initrd "$INITRD" --out "$outdir" \
-	--pmem "$outdir/pmem0.img" --pmem "$outdir/pmem1.img" "$@" "$outdir/job"
+	--pmem "$outdir/pmem0.img" --pmem "$outdir/pmem1.img" "$@" "$outdir/job" &
+runpid=$!
+trap 'kill -TERM $runpid 2>/dev/null; wait $runpid; exit 130' INT TERM
+wait $runpid
 rc=$?
+trap - INT TERM
 [ -f "$outdir/results.txt" ] || exit $rc
 awk -v dir="$outdir/files" '
 	BEGIN { printf "" > (dir "/../results.txt.tmp") }

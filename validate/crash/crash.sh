@@ -18,7 +18,7 @@
 #   -o DIR      work directory: NVDIMM files, one folder per boot (required)
 #   -t FILE     KTAP copy (default DIR/crash.tap)
 #   -j FILE     JSON summary (default DIR/summary.json)
-#   -T S        watchdog per boot in seconds (default 180)
+#   -T S        watchdog per boot in seconds (default 90: a boot takes 8-15 s)
 #   -k          keep the NVDIMM backing files (4 x 512 MiB, sparse)
 #   -q          do not print the KTAP at the end (progress lines only)
 #   -X          self-test: after crash 1, flip one byte of a recorded page of an
@@ -36,7 +36,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/validate/crash}
-seed= crashes=4 pages=256 max_delay=2000 out= tap= json= boot_timeout=180 keep= quiet= inject=
+seed= crashes=4 pages=256 max_delay=2000 out= tap= json= boot_timeout=90 keep= quiet= inject=
 methods="sysrq-delay sysrq-page kill-delay kill-progress"
 # A failure before the end still leaves a failing KTAP (when -t or -o is
 # known): make check must count a harness that could not even start.
@@ -96,6 +96,14 @@ rm -rf "$out"/boot-[0-9]* "$out"/crashes.jsonl "$out"/verify.jsonl "$out"/fsck.j
 # Until the end replaces it, the KTAP says the harness did not finish: a run
 # that dies half-way must not look like a run with nothing to report.
 printf 'KTAP version 1\n1..1\nnot ok 1 crash_harness # did not finish; see %s\n' "$out" >"$tap"
+# Interrupted: no QEMU left behind, and (unless -k) no 2 GiB of backing files.
+on_signal() {
+	[ -n "${runpid:-}" ] && kill "$runpid" 2>/dev/null && wait "$runpid" 2>/dev/null
+	[ -n "$keep" ] || rm -f "$out"/pmem*.img
+	rm -f "$out"/boot-*/initrd.img
+	exit 130
+}
+trap on_signal INT TERM
 
 # The writers, in pmwrite's -w order (guest.sh numbers them the same way).
 WRITERS="ext4-sync-sparse ext4-sync-fallocated ext4-sync-grow
@@ -226,7 +234,6 @@ while [ "$b" -le "$crashes" ]; do
 			"$bootdir/job" >"$bootdir/run.log" 2>&1 &
 		runpid=$!
 		killed=0
-		trap 'kill "$runpid" 2>/dev/null; exit 130' INT TERM
 		cond=
 		case $method in
 		kill-delay) cond='/^G /' ;;
@@ -247,7 +254,7 @@ while [ "$b" -le "$crashes" ]; do
 		fi
 		wait "$runpid"
 		rc=$?
-		trap - INT TERM
+		runpid=
 		secs=$(($(date +%s) - t0))
 		complete_lines "$bootdir/results.raw" >"$bootdir/lines.txt"
 		# vm/guest/init looks for the virtio port right after modprobe and
