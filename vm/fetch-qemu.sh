@@ -20,12 +20,14 @@ mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sourc
 [ -n "$mirror" ] || { echo "fetch-qemu: no Debian mirror found in /etc/apt" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out/apt/lists/partial" "$out/dl"
+out=$(cd "$out" && pwd)	# apt takes relative Dir:: paths as relative to its own
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$out/apt/sources.list"
 set -- -o Dir::Etc::SourceList="$out/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 	-o Dir::State::Lists="$out/apt/lists" -o APT::Sandbox::User=root
 echo "  QEMU     fetching $pkgs from $suite"
 apt-get -q "$@" update >/dev/null || { echo "fetch-qemu: apt-get update of $suite failed" >&2; exit 1; }
-(cd "$out/dl" && apt-get -q "$@" download $pkgs >/dev/null) ||
+# PKG/SUITE: that suite's version, whatever is installed or pinned here.
+(cd "$out/dl" && apt-get -q "$@" download $(for p in $pkgs; do echo "$p/$suite"; done) >/dev/null) ||
 	{ echo "fetch-qemu: cannot download $pkgs from $suite" >&2; exit 1; }
 for deb in "$out"/dl/*.deb; do dpkg-deb -x "$deb" "$out/root"; done
 bin=$out/root/usr/bin/qemu-system-x86_64
