@@ -41,6 +41,19 @@ GUEST_STAMP := $(O)/kernel/.complete
 endif
 INITRD := $(O)/initramfs.cpio.gz
 ACCEL ?= tcg
+# QEMU: bookworm's 7.2 under multi-threaded TCG runs stale code after the
+# kernel patches an instruction another vCPU executes (every BPF attach), and
+# the guest locks up; bookworm-backports' 10.0 does not (README, "What runs
+# where"). QEMU_SUITE=bookworm uses the installed qemu-system-x86_64.
+QEMU_SUITE ?= bookworm-backports
+TCG_THREAD ?= multi
+ifeq ($(QEMU_SUITE),bookworm)
+QEMU := qemu-system-x86_64
+QEMU_STAMP :=
+else
+QEMU := $(abspath $(O))/qemu-$(QEMU_SUITE)/root/usr/bin/qemu-system-x86_64
+QEMU_STAMP := $(O)/qemu-$(QEMU_SUITE)/.complete
+endif
 
 PAGES ?= 512
 REPS ?= 1
@@ -109,7 +122,12 @@ $(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 
-VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL)
+ifneq ($(QEMU_STAMP),)
+$(QEMU_STAMP): vm/fetch-qemu.sh
+	$(Q)sh vm/fetch-qemu.sh $(QEMU_SUITE) $(O)/qemu-$(QEMU_SUITE)
+endif
+all: $(QEMU_STAMP)
+VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL) QEMU=$(QEMU) TCG_THREAD=$(TCG_THREAD)
 
 # 'check' installs packages first, then builds and tests in a second make so
 # the build sees the tools deps just installed.
@@ -149,13 +167,13 @@ soak: all $(INITRD)
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/soak.sh $(N) $(JOBS)
 
 .PHONY: check-runner
-check-runner: $(SPLAT_KO) $(INITRD) | $(O)/check
+check-runner: $(SPLAT_KO) $(INITRD) $(QEMU_STAMP) | $(O)/check
 	@echo '  TEST     VM runner: each kernel splat class provoked and caught (QEMU $(ACCEL))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/test-runner.sh >$(O)/check/runner.tap 2>&1; \
 	grep -E '^(ok|not ok|# [a-z_]+ caught)' $(O)/check/runner.tap | sed 's/^/  /'
 
 .PHONY: check-bpf
-check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) | $(O)/check
+check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(O)/check
 	@echo '  TEST     daxlat guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh bpf
 

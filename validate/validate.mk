@@ -72,7 +72,7 @@ $(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild mk/kmod.
 # The guest job: the checker on clean runs of every scenario, then with each
 # mutant loaded. One boot, one KTAP document in $(O)/check/guest-syncorder.tap.
 .PHONY: check-syncorder
-check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INITRD) | $(O)/check
+check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(O)/check
 	@echo '  TEST     syncorder guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh syncorder
 

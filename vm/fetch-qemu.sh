@@ -11,8 +11,11 @@ set -eu
 suite=$1 out=$2
 # No NIC (-nodefaults): no iPXE ROMs needed.
 pkgs="qemu-system-x86 qemu-system-data qemu-system-common seabios"
-[ -f "$out/.complete" ] && [ "$(cut -d' ' -f1 "$out/.complete")" = "$suite" ] &&
-	[ -x "$out/root/usr/bin/qemu-system-x86_64" ] && exit 0
+if [ -f "$out/.complete" ] && [ "$(cut -d' ' -f1 "$out/.complete")" = "$suite" ] &&
+	[ -x "$out/root/usr/bin/qemu-system-x86_64" ]; then
+	touch "$out/.complete"	# up to date for make
+	exit 0
+fi
 # The Debian mirror this machine already uses.
 mirror=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
 	sed -n 's|^deb \(\[[^]]*\] \)\{0,1\}\(https\{0,1\}://[^ ]*/debian\)/\{0,1\} .*|\2|p; s|^URIs: *\(https\{0,1\}://[^ ]*/debian\)/\{0,1\}$|\1|p' |

@@ -239,7 +239,7 @@ fi
 pid_attach() {
 	i=1 skipped=0
 	while [ $i -le 3 ]; do
-		faultlat -f /mnt/xfs/pid -n 1024 -r 12 -s empty --sync >/dev/null 2>&1 &
+		faultlat -f /mnt/xfs/pid -n 1024 -r 20 -s empty --sync >/dev/null 2>&1 &
 		fl=$!
 		sleep 1
 		syncorder -p $fl --json >/tmp/pid.json 2>/tmp/pid.err

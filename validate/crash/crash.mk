@@ -31,13 +31,13 @@ $(CRASH_BINS): $(O)/bin/%: validate/crash/%.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
 # The harness always leaves a KTAP file (a failing one if it died early),
 # so make check's summary counts this step whatever happens; its own exit
 # status does not stop make -k.
-crash-check: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) | $(O)/check
+crash-check: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) $(QEMU_STAMP) | $(O)/check
 	@echo '  TEST     crash test: $(CRASH_CHECK_COUNT) crashes x 12 writers x $(CRASH_PAGES) pages (QEMU $(ACCEL))'
 	$(Q)$(VM_ENV) sh validate/crash/crash.sh -q $(CRASH_ARGS) -c $(CRASH_CHECK_COUNT) \
 		-d $(CRASH_CHECK_DELAY) -o $(O)/crash-check -t $(O)/check/crash.tap; \
 	grep -E '^(not ok|# Totals)' $(O)/check/crash.tap | sed 's/^/  /'; true
 
-crash-long: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP)
+crash-long: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) $(QEMU_STAMP)
 	$(Q). bench/run-lib.sh && run_dir crash && echo "crash-long: results in $$run"; \
 	$(VM_ENV) sh validate/crash/crash.sh $(CRASH_ARGS) -c $(CRASH_LONG_COUNT) \
 		-d $(CRASH_LONG_DELAY) -o $(O)/crash-long -t $$run/crash.tap -j $$run/summary.json; \

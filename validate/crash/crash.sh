@@ -345,9 +345,10 @@ rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 jq -n \
 	--argjson seed "$seed" --argjson planned "$crashes" --argjson done "$crashes_done" \
 	--argjson pages "$pages" --argjson max_delay "$max_delay" --arg methods "$methods" \
-	--argjson wall "$wall" --argjson port_retries "$port_retries" --arg rev "$rev" --arg accel "${ACCEL:-tcg}" \
+	--argjson wall "$wall" --argjson port_retries "$port_retries" --arg rev "$rev" --arg accel "${ACCEL:-tcg}$([ "${ACCEL:-tcg}" = tcg ] && echo ",thread=${TCG_THREAD:-multi}")" \
 	--arg kernel "$(basename "$VMLINUZ")" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-	--arg qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
+	--arg qemu "$("${QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -n 1)" \
+	--arg host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
 	--rawfile errors "$out/errors.txt" --rawfile kprob "$out/kernel-problems.txt" \
 	--slurpfile crashes "$out/crashes.jsonl" --slurpfile verify "$out/verify.jsonl" \
 	--slurpfile fsck "$out/fsck.jsonl" '
@@ -371,7 +372,7 @@ jq -n \
 			| {mode: $m, files: length, pages_recorded: (map(.recorded) | add // 0),
 			   pages_verified: (map(.verified) | add // 0), pages_lost: (map(.lost) | add // 0)}]};
 	{tool: "crash", version: 1, date: $date, git_revision: $rev, kernel: $kernel,
-	 accelerator: $accel, qemu: $qemu, seed: $seed, crashes_planned: $planned,
+	 accelerator: $accel, qemu: $qemu, host_cpu: $host_cpu, seed: $seed, crashes_planned: $planned,
 	 crashes_done: $done, pages: $pages, writers_per_crash: 12, max_delay_ms: $max_delay,
 	 methods: ($methods | split(" ") | map(select(. != ""))), wall_seconds: $wall,
 	 boots_repeated_no_result_port: $port_retries,
