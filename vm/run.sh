@@ -116,7 +116,7 @@ set -- -nodefaults -display none -no-reboot \
 # modules from its own tree, not from the system's older packages.
 qroot=${qemu%/usr/bin/*}
 if [ "$qroot" != "$qemu" ] && [ -d "$qroot/usr/share/qemu" ]; then
-	set -- "$@" -L "$qroot/usr/share/qemu" -L "$qroot/usr/share/seabios" -L "$qroot/usr/lib/ipxe/qemu"
+	set -- "$@" -L "$qroot/usr/share/qemu" -L "$qroot/usr/share/seabios"
 	export QEMU_MODULE_DIR="$qroot/usr/lib/x86_64-linux-gnu/qemu"
 fi
 if [ "$accel" = kvm ]; then

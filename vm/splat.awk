@@ -35,7 +35,8 @@ BEGIN {
 	next
 }
 { after++ }
-rip == "" && msg ~ /^RIP: [0-9a-f]+:/ { rip = msg; sub(/^RIP: [0-9a-f]+:/, "", rip); sub(/ .*/, "", rip) }
+# Kernel mode only (CS 0010): a user RIP (0033) ends a syscall's trace.
+rip == "" && msg ~ /^RIP: 0010:/ { rip = msg; sub(/^RIP: 0010:/, "", rip); sub(/ .*/, "", rip) }
 msg ~ /Call Trace:/ { intrace = 1; next }
 intrace && msg ~ /^ *<\/TASK>/ { intrace = 0; complete = 1 }
 intrace && nframes < 4 && msg ~ /^ +[A-Za-z_.][A-Za-z0-9_.]*\+0x/ {
@@ -53,6 +54,9 @@ END {
 	at = rip
 	if (at == "" && frames != "") { at = frames; sub(/ <.*/, "", at) }
 	if (at == "" && first ~ / at [^ ]+/) { at = first; sub(/.* at /, "", at) }
+	# A hung task's stack is printed at KERN_INFO, below the console's
+	# loglevel: name the task instead.
+	if (at == "" && first ~ /INFO: task [^ ]+ blocked/) { at = first; sub(/.*INFO: task /, "", at); sub(/ .*/, "", at) }
 	print "class " cls[found]
 	print "code " code[found]
 	print "line " first

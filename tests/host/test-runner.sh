@@ -41,7 +41,8 @@ provoke() {
 	if [ "$rip" = rip ]; then
 		grep -q '^rip [a-z_]' "$dir/vm/splat.txt" || { echo "no RIP in the report: $(cat "$dir/vm/splat.txt")"; return 1; }
 	fi
-	grep -q '^frames [a-z_]' "$dir/vm/splat.txt" || [ "$cls" = panic ] ||
+	# (hung task and panic stacks are printed below the console's loglevel)
+	grep -q '^frames [a-z_]' "$dir/vm/splat.txt" || [ "$cls" = panic ] || [ "$cls" = hung_task ] ||
 		{ echo "no frames in the report: $(cat "$dir/vm/splat.txt")"; return 1; }
 	echo "$cls caught: seen ${seen}s after boot, stopped ${stopped}s, at $(sed -n 's/^at //p' "$dir/vm/splat.txt")"
 }

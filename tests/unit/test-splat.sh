@@ -43,7 +43,7 @@ t_warning() {
 }
 t_panic() {
 	splat sysrq-panic.log
-	[ $rc = 0 ] && has "class panic" && has "code 123" && has "at dump_stack_lvl+0x44/0x5c"
+	[ $rc = 0 ] && has "class panic" && has "code 123" && has "rip " && has "at dump_stack_lvl+0x44/0x5c"
 }
 t_expected_panic() {
 	splat sysrq-panic.log "sysrq triggered crash"
