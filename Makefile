@@ -142,8 +142,9 @@ check-all: all $(INITRD)
 
 check-host: all | $(O)/check
 	@echo '  TEST     host unit tests'
-	$(Q)for t in $(UNIT_BINS); do $$t > $(O)/check/unit-$${t##*/}.tap 2>&1; done; \
-	for t in $(UNIT_SH); do n=$${t##*/}; sh $$t > $(O)/check/unit-$${n%.sh}.tap 2>&1; done; \
+	$(Q)tally() { echo "  $$1: $$(grep -c '^ok ' $$2) ok, $$(grep -c '^not ok ' $$2) not ok"; }; \
+	for t in $(UNIT_BINS); do f=$(O)/check/unit-$${t##*/}.tap; $$t > $$f 2>&1; tally $${t##*/} $$f; done; \
+	for t in $(UNIT_SH); do n=$${t##*/}; f=$(O)/check/unit-$${n%.sh}.tap; sh $$t > $$f 2>&1; tally $${n%.sh} $$f; done; \
 	sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(O)/check/guest-kernel-config.tap 2>&1; true
 
 check-guest: all $(INITRD) | $(O)/check
@@ -169,8 +170,8 @@ soak: all $(INITRD)
 .PHONY: check-runner
 check-runner: $(SPLAT_KO) $(INITRD) $(QEMU_STAMP) | $(O)/check
 	@echo '  TEST     VM runner: each kernel splat class provoked and caught (QEMU $(ACCEL))'
-	$(Q)$(VM_ENV) O=$(O) sh tests/host/test-runner.sh >$(O)/check/runner.tap 2>&1; \
-	grep -E '^(ok|not ok|# [a-z_]+ caught)' $(O)/check/runner.tap | sed 's/^/  /'
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/test-runner.sh 2>&1 | tee $(O)/check/runner.tap | \
+		while IFS= read -r l; do case $$l in "ok "*|"not ok "*|"# "*caught*) echo "  $$l" ;; esac; done
 
 .PHONY: check-bpf
 check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(O)/check
