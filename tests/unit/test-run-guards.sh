@@ -29,7 +29,18 @@ refused() {
 	[ "$(ls "$root/results/runs" 2>/dev/null | wc -l)" = "$before" ] || { echo "a run folder was made"; return 1; }
 }
 
-ktap_header 11
+# A run whose guest fails (here: no initramfs) leaves no run folder.
+failed_run() {
+	before=$(ls "$root/results/runs" 2>/dev/null | wc -l)
+	(cd "$root" && env VMLINUZ="$tmp/vmlinuz" INITRD=/nonexistent BINDIR="$tmp" ACCEL=tcg O="$tmp/o" \
+		PAGES=8 REPS=1 KERNEL_VIEW=0 GUEST_KVER=x sh bench/reproduce.sh >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ "$rc" != 0 ] && grep -q 'reproduce: the guest run failed' "$tmp/err" ||
+		{ echo "exit $rc: $(cat "$tmp/err")"; return 1; }
+	[ "$(ls "$root/results/runs" 2>/dev/null | wc -l)" = "$before" ] || { echo "a run folder was left"; return 1; }
+}
+
+ktap_header 12
 ktap_check reproduce_pages_not_a_number refused PAGES=abc -- bench/reproduce.sh "PAGES=abc: must be a whole number of at least 1"
 ktap_check reproduce_pages_zero refused PAGES=0 -- bench/reproduce.sh "PAGES=0: must be a whole number of at least 1"
 ktap_check reproduce_reps_bad refused REPS=x -- bench/reproduce.sh "REPS=x: must be a whole number of at least 1"
@@ -47,6 +58,7 @@ no_kernel() {
 		{ echo "exit $rc: $(head -c 300 "$tmp/err")"; return 1; }
 }
 ktap_check make_missing_kernel_one_line no_kernel
+ktap_check failed_run_leaves_no_folder failed_run
 
 # A refused run (bad accelerator) beside an earlier run's results: nothing
 # of the earlier run may be reported.

@@ -96,12 +96,29 @@ t_bad_accel() {
 	[ "$rc" = 126 ] && grep -q "must be tcg or kvm, not 'bogus'" "$tmp/log" || { echo "exit $rc: $(cat "$tmp/log")"; return 1; }
 }
 
+# The crash test interrupted mid-boot: no QEMU, no NVDIMM files left.
+t_crash_sigterm() {
+	mkdir -p "$tmp/bin" && cp "$tmp/script" "$tmp/bin/pmwrite" && cp "$tmp/script" "$tmp/bin/pmverify" &&
+		chmod +x "$tmp/bin/pmwrite" "$tmp/bin/pmverify"
+	rm -f "$tmp/fake.pid"
+	BINDIR=$tmp/bin sh "$root/validate/crash/crash.sh" -q -c 1 -s 7 -o "$tmp/crash" -t "$tmp/crash.tap" >"$tmp/log" 2>&1 &
+	jpid=$!
+	i=0; while [ ! -s "$tmp/fake.pid" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	ls "$tmp/crash"/pmem0.img >/dev/null 2>&1 || { echo "no backing file while running: $(cat "$tmp/log")"; return 1; }
+	kill -TERM "$jpid"
+	ends_within 10 || return 1
+	sleep 0.5
+	fake_gone || return 1
+	[ -z "$(ls "$tmp/crash"/pmem*.img 2>/dev/null)" ] || { echo "left: $(ls "$tmp/crash")"; return 1; }
+}
+
 mkdir -p "$tmp/job" && cp "$tmp/script" "$tmp/job/run" && chmod +x "$tmp/job/run"
-ktap_header 6
+ktap_header 7
 ktap_check splat_stops_guest_in_seconds t_splat
 ktap_check results_before_splat_kept t_results_kept
 ktap_check watchdog_fires t_watchdog
 ktap_check guest_without_result_125 t_no_result
 ktap_check sigterm_leaves_nothing t_sigterm_cleans
 ktap_check bad_accelerator_refused t_bad_accel
+ktap_check crash_test_sigterm_leaves_nothing t_crash_sigterm
 ktap_finish
