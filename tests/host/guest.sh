@@ -3,7 +3,8 @@
 # O/check/guest-NAME.tap, printing each result as it arrives. A guest that
 # splats, hangs or dies keeps every result it already reported; the test in
 # flight becomes one 'not ok' naming the reason (tests/salvage.awk).
-# Usage: guest.sh NAME [OUTDIR TAPFILE]
+# Usage: guest.sh NAME [OUTDIR TAPFILE]; OUTDIR/vm.rc gets vm/run.sh's exit
+# status (vm/splats.txt, README "Watchdog").
 # Environment: O (build folder), VM_TIMEOUT (overrides the job's watchdog),
 # and vm/job.sh's (VMLINUZ, INITRD, BINDIR, ACCEL).
 set -u
@@ -26,6 +27,8 @@ t0=$(date +%s)
 JOB_FILES=$files sh "$top/vm/job.sh" "$script" "$outdir" --timeout "$watchdog"
 rc=$?
 secs=$(($(date +%s) - t0))
+# For the callers that act on how the VM run ended (soak.sh, test-runner.sh).
+echo "$rc" >"$outdir/vm.rc"
 at=$(sed -n 's/^at //p' "$outdir/splat.txt" 2>/dev/null)
 cls=$(sed -n 's/^class //p' "$outdir/splat.txt" 2>/dev/null | tr _ ' ')
 case $rc in

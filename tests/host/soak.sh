@@ -31,7 +31,7 @@ for job; do
 			grep -q -E 'vm exit (1(1[7-9]|2[0-4]))' "$dir/log.txt" 2>/dev/null && hung=1 || hung=0
 		else
 			sh "$here/guest.sh" "$job" "$dir" "$dir.tap" >"$dir.log" 2>&1
-			rc=$(sed -n 's/.*(vm exit \([0-9]*\))$/\1/p' "$dir.log" | tail -n 1)
+			rc=$(cat "$dir/vm.rc" 2>/dev/null)
 			case $rc in 11[7-9]|12[0-4]) hung=1 ;; *) hung=0 ;; esac
 		fi
 		secs=$(($(date +%s) - t0))

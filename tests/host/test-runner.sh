@@ -31,7 +31,7 @@ provoke() {
 	t0=$(date +%s)
 	JOB_FILES=$dir/splat.env sh "$here/guest.sh" splat "$dir/vm" "$dir/splat.tap" >"$dir/log" 2>&1
 	secs=$(($(date +%s) - t0))
-	rc=$(sed -n 's/.*(vm exit \([0-9]*\))$/\1/p' "$dir/log" | tail -n 1)
+	rc=$(cat "$dir/vm/vm.rc" 2>/dev/null)
 	[ "$rc" = "$code" ] || { echo "vm exit $rc, want $code ($cls) after ${secs}s: $(tail -n 3 "$dir/log" | tr '\n' ' ')"; return 1; }
 	seen=$(sed -n 's/^seen_s //p' "$dir/vm/splat.txt") stopped=$(sed -n 's/^stopped_s //p' "$dir/vm/splat.txt")
 	[ -n "$seen" ] && [ $((stopped - seen)) -le 10 ] || { echo "stopped ${stopped}s after boot, seen at ${seen}s: too slow"; return 1; }
