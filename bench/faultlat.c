@@ -761,13 +761,11 @@ static int check_fault_size(struct run *r)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	size_t wrong = 0;
-	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (env.fault_size != FAULT_PMD) {
-		if (fd >= 0)
-			close(fd);
+	if (env.fault_size != FAULT_PMD)
 		return 0;
-	}
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cli_fail_errno(errno, "open /proc/self/pagemap (needed to verify the fault size)");
 	for (size_t i = 0; i < r->faults_per_rep; i++) {

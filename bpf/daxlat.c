@@ -1065,8 +1065,7 @@ int main(int argc, char **argv)
 	if (env.opt.cmd && ri.child_done && ret == EXIT_OK)
 		ret = ri.child_status;
 	/* Stopped before its command ended: the command is stopped too (cleanup). */
-	if (env.opt.cmd && !ri.child_done && exiting)
-		ret = 128 + exiting;
+	ret = held_cmd_stopped_status(&cmd, exiting, ret);
 
 cleanup:
 	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */

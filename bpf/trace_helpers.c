@@ -642,6 +642,11 @@ bool held_cmd_ended(struct held_cmd *c, int *code, int unknown)
 	return true;
 }
 
+int held_cmd_stopped_status(const struct held_cmd *c, int sig, int ret)
+{
+	return sig && c->released && !c->reaped ? 128 + sig : ret;
+}
+
 bool process_gone(pid_t pid)
 {
 	char path[64], buf[256], *rp;

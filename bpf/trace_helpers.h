@@ -241,6 +241,11 @@ void held_cmd_cancel(struct held_cmd *c);
 void held_cmd_cleanup(struct held_cmd *c);
 /* Has it ended (waitpid WNOHANG)? Then *code = exit_code(status, @unknown). */
 bool held_cmd_ended(struct held_cmd *c, int *code, int unknown);
+/*
+ * The tool's exit status when stop signal @sig (0: none) arrived while the
+ * command still ran: 128 + @sig, else @ret.
+ */
+int held_cmd_stopped_status(const struct held_cmd *c, int sig, int ret);
 /* The process has exited: gone, or a zombie its parent has not reaped yet
  * (waiting for it to vanish would wait for our own caller). */
 bool process_gone(pid_t pid);

@@ -153,6 +153,14 @@ int pmp_ident_load(const char *path, struct pmp_ident *id)
 	return n == 4 ? 0 : EINVAL;
 }
 
+void pmp_ident_remove(int dir_fd, const char *file_name)
+{
+	char name[PATH_MAX];
+
+	if (snprintf(name, sizeof(name), "%s.ident", file_name) < (int)sizeof(name))
+		unlinkat(dir_fd, name, 0);
+}
+
 bool pmp_ident_equal(const struct pmp_ident *a, const struct pmp_ident *b)
 {
 	return a->pages == b->pages && a->seed == b->seed &&

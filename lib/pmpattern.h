@@ -119,6 +119,8 @@ void pmp_ident_check_count(const struct pmp_ident *id, const char *opt, uint64_t
  */
 int pmp_ident_save(int dir_fd, const char *file_name, const struct pmp_ident *id);
 int pmp_ident_load(const char *path, struct pmp_ident *id);
+/* Remove FILE.ident of @file_name in @dir_fd (a writer that gave up). */
+void pmp_ident_remove(int dir_fd, const char *file_name);
 /* @a and @b name the same pages. */
 bool pmp_ident_equal(const struct pmp_ident *a, const struct pmp_ident *b);
 

@@ -964,8 +964,7 @@ report_unusable:
 
 cleanup:
 	/* Interrupted: the command is stopped and reaped, and that is no pass. */
-	if (cmd.released && !cmd.reaped && exiting)
-		ret = 128 + exiting;
+	ret = held_cmd_stopped_status(&cmd, exiting, ret);
 	held_cmd_cleanup(&cmd);
 	verbose("cleanup");
 	ring_buffer__free(rb);

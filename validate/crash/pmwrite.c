@@ -353,7 +353,8 @@ static int prepare_file(struct run *r)
 		return cli_fail_errno(ENOMEM, "strdup");
 	r->dir_fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(copy);
-	r->name = strrchr(env.path, '/') ? strrchr(env.path, '/') + 1 : env.path;
+	r->name = strrchr(env.path, '/');
+	r->name = r->name ? r->name + 1 : env.path;
 	if (r->dir_fd < 0)
 		return cli_fail_errno(errno, "open the directory of %s", env.path);
 	if (!env.replace && faccessat(r->dir_fd, r->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
@@ -550,11 +551,8 @@ cleanup:
 		close(r.fd);
 	/* Refused before the first store (not DAX, no MAP_SYNC): leave nothing behind. */
 	if (err && r.created && !r.written) {
-		char ident[PATH_MAX];
-
 		unlinkat(r.dir_fd, r.name, 0);
-		snprintf(ident, sizeof(ident), "%s.ident", r.name);
-		unlinkat(r.dir_fd, ident, 0);
+		pmp_ident_remove(r.dir_fd, r.name);
 	}
 	if (r.dir_fd >= 0)
 		close(r.dir_fd);
