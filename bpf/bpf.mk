@@ -3,11 +3,12 @@
 # LIB_OBJS, LIB_HDRS, VMLINUZ and GUEST_STAMP, so include it after those
 # are set.
 # Produces $(DAXLAT) = $(O)/bin/daxlat (static), with vmlinux.h, the BPF
-# object and its skeleton under $(O)/bpf/; for the other libbpf tools
-# (validate/validate.mk) $(TRACE_HELPERS_OBJ), the user-space helpers, to
-# link with $(BPF_LDLIBS), their header in $(TRACE_HELPERS_HDRS), and the
-# BPF side's header in $(BPF_COMMON_HDRS) (compile with -Ibpf); and the
-# unit test $(O)/tests/test_trace_helpers.
+# object and its skeleton under $(O)/bpf/; for every libbpf tool
+# (validate/validate.mk too) the probe layer of bpf/probe/: $(PROBE_OBJS)
+# to link with $(BPF_LDLIBS), $(PROBE_HDRS), the BPF side's headers
+# $(BPF_COMMON_HDRS) (compile with -Ibpf/probe), and $(KINDS_OBJ), the
+# fault classes' names without libbpf; and the unit tests
+# $(O)/tests/test_trace_helpers and $(O)/tests/test_probe.
 #   VMLINUX_BTF=file   build against that BTF/ELF/bzImage instead of the
 #                      guest kernel's (see bpf/gen-vmlinux-h.sh)
 #   BPF_CLANG, BPFTOOL override the tools.
@@ -23,20 +24,21 @@ BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror
 BPF_LDLIBS := -lbpf -lelf -lz
 
-# Shared by the libbpf tools: user space (links libbpf, so not in lib/:
-# faultlat links lib/) and the BPF side.
-TRACE_HELPERS_OBJ := $(O)/bpf/trace_helpers.o
-TRACE_HELPERS_HDRS := bpf/trace_helpers.h
-BPF_COMMON_HDRS := bpf/common.bpf.h
+# The probe layer, shared by the libbpf tools: user space (links libbpf,
+# so not in lib/: faultlat links lib/) and the BPF side.
+KINDS_OBJ := $(O)/bpf/probe/kinds.o
+PROBE_OBJS := $(patsubst bpf/probe/%.c,$(O)/bpf/probe/%.o,$(wildcard bpf/probe/*.c))
+PROBE_HDRS := bpf/probe/probe.h bpf/probe/trace_helpers.h bpf/probe/kinds.h
+BPF_COMMON_HDRS := bpf/probe/common.bpf.h bpf/probe/kinds.h
 
 DAXLAT := $(O)/bin/daxlat
-DAXLAT_OBJS := $(O)/bpf/daxlat.o $(O)/bpf/daxlat_util.o $(TRACE_HELPERS_OBJ)
+DAXLAT_OBJS := $(O)/bpf/daxlat.o $(O)/bpf/daxlat_util.o $(PROBE_OBJS)
 # vmlinux.h follows the guest kernel (fetched first if need be: the build is
 # then the same on every machine) or VMLINUX_BTF. The stamp, not the vmlinuz,
 # carries the date: the vmlinuz keeps the .deb's.
 DAXLAT_BTF_SRC := $(if $(VMLINUX_BTF),$(VMLINUX_BTF),$(GUEST_STAMP))
 
-$(O)/bpf:
+$(O)/bpf $(O)/bpf/probe:
 	$(Q)mkdir -p $@
 
 $(O)/bpf/vmlinux.h: bpf/gen-vmlinux-h.sh $(DAXLAT_BTF_SRC) | $(O)/bpf
@@ -46,7 +48,7 @@ $(O)/bpf/vmlinux.h: bpf/gen-vmlinux-h.sh $(DAXLAT_BTF_SRC) | $(O)/bpf
 # 'bpftool gen object' drops the DWARF the skeleton would otherwise embed.
 $(O)/bpf/daxlat.bpf.o: bpf/daxlat.bpf.c bpf/daxlat.h $(BPF_COMMON_HDRS) $(O)/bpf/vmlinux.h | $(O)/bpf
 	$(call msg,BPF,$@)
-	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ibpf -c $< -o $(@:.o=.tmp.o) && \
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ibpf -Ibpf/probe -c $< -o $(@:.o=.tmp.o) && \
 	$(BPFTOOL) gen object $@ $(@:.o=.tmp.o) && rm -f $(@:.o=.tmp.o)
 
 $(O)/bpf/daxlat.skel.h: $(O)/bpf/daxlat.bpf.o
@@ -54,17 +56,17 @@ $(O)/bpf/daxlat.skel.h: $(O)/bpf/daxlat.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name daxlat_bpf > $@
 
 $(O)/bpf/daxlat.o: bpf/daxlat.c $(O)/bpf/daxlat.skel.h bpf/daxlat.h bpf/daxlat_util.h \
-		$(TRACE_HELPERS_HDRS) $(LIB_HDRS) | $(O)/bpf
+		$(PROBE_HDRS) $(LIB_HDRS) | $(O)/bpf
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(O)/bpf -Ibpf -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -I$(O)/bpf -Ibpf -Ibpf/probe -c $< -o $@
 
 $(O)/bpf/daxlat_util.o: bpf/daxlat_util.c bpf/daxlat_util.h bpf/daxlat.h | $(O)/bpf
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Ibpf -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Ibpf -Ibpf/probe -c $< -o $@
 
-$(TRACE_HELPERS_OBJ): bpf/trace_helpers.c $(TRACE_HELPERS_HDRS) | $(O)/bpf
+$(O)/bpf/probe/%.o: bpf/probe/%.c $(PROBE_HDRS) $(LIB_HDRS) | $(O)/bpf/probe
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Ibpf -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Ibpf/probe -c $< -o $@
 
 $(DAXLAT): $(DAXLAT_OBJS) $(LIB_OBJS) | $(O)/bin
 	$(call msg,CCLD,$@)
@@ -73,12 +75,21 @@ $(DAXLAT): $(DAXLAT_OBJS) $(LIB_OBJS) | $(O)/bin
 # tests/unit/test_daxlat_util.c compiles bpf/daxlat_util.c in (#include), so
 # the generic tests/unit rule builds it; only tell make what it reads.
 $(O)/tests/test_daxlat_util: bpf/daxlat_util.c bpf/daxlat_util.h bpf/daxlat.h
+$(O)/tests/test_daxlat_util: CFLAGS += -Ibpf/probe
 
-# The helpers' unit test links their object (and so libbpf): this rule wins
-# over the generic tests/unit one.
-$(O)/tests/test_trace_helpers: tests/unit/test_trace_helpers.c $(TRACE_HELPERS_OBJ) \
-		$(TRACE_HELPERS_HDRS) tests/unit/ktap.h | $(O)/tests
+# The probe layer's unit tests link it (and so libbpf): these rules win over
+# the generic tests/unit one. test_probe also opens the tools' BPF objects.
+$(O)/tests/test_trace_helpers: tests/unit/test_trace_helpers.c $(PROBE_OBJS) \
+		$(PROBE_HDRS) tests/unit/ktap.h $(LIB_OBJS) | $(O)/tests
 	$(call msg,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS) -Ibpf $< $(TRACE_HELPERS_OBJ) $(BPF_LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) -Ibpf/probe $< $(PROBE_OBJS) $(LIB_OBJS) $(BPF_LDLIBS) -o $@
+
+$(O)/tests/test_probe: tests/unit/test_probe.c $(PROBE_OBJS) $(PROBE_HDRS) bpf/daxlat_probes.h \
+		validate/syncorder_probes.h tests/unit/ktap.h $(LIB_OBJS) \
+		$(O)/bpf/daxlat.bpf.o $(O)/validate/syncorder.bpf.o | $(O)/tests
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) -Ibpf/probe -DDAXLAT_BPF_OBJ='"$(O)/bpf/daxlat.bpf.o"' \
+		-DSYNCORDER_BPF_OBJ='"$(O)/validate/syncorder.bpf.o"' $< $(PROBE_OBJS) $(LIB_OBJS) \
+		$(BPF_LDLIBS) -o $@
 
 .DEFAULT_GOAL := $(daxlat_saved_goal)

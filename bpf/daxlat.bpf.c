@@ -18,9 +18,6 @@
 #define VM_SYNC			0x00800000	/* include/linux/mm.h, bit 23 */
 #define MAX_ENTRIES		10240
 
-_Static_assert(SZ_PTE == FAULT_SZ_PTE && SZ_PMD == FAULT_SZ_PMD &&
-	       SZ_OTHER == FAULT_SZ_OTHER, "size_class() numbering");
-
 /* Set by user space before load (and common.bpf.h's). */
 const volatile __u64 unit_div = 1000;		/* ns -> histogram unit */
 const volatile bool want_stacks = false;
@@ -185,7 +182,7 @@ static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
 	fi->write = !!(BPF_CORE_READ(vmf, flags) & FAULT_FLAG_WRITE);
 	/* vm_flags became a union member in 6.3: CO-RE finds it by name. */
 	fi->sync = !!(BPF_CORE_READ(vma, vm_flags) & VM_SYNC);
-	fi->fs = fs_of_inode(inode, FS_EXT4, FS_XFS, FS_OTHER);
+	fi->fs = fs_of_inode(inode);
 	fi->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	fi->ino = BPF_CORE_READ(inode, i_ino);
 	fi->pgoff = BPF_CORE_READ(vmf, pgoff);
@@ -263,8 +260,8 @@ static __always_inline int fault_exit(void *ctx, __u32 ret)
 	oc = outcome_class(ret);
 	hist_record(K_FAULT, fi->size, fi->write, fi->sync, oc, fi->fs, lat);
 	count(C_FAULTS);
-	count(fi->size == SZ_PTE ? C_FAULTS_PTE :
-	      fi->size == SZ_PMD ? C_FAULTS_PMD : C_FAULTS_OTHER_SIZE);
+	count(fi->size == FAULT_SZ_PTE ? C_FAULTS_PTE :
+	      fi->size == FAULT_SZ_PMD ? C_FAULTS_PMD : C_FAULTS_OTHER_SIZE);
 	switch (oc) {
 	case OC_NEEDDSYNC:
 		count(C_NEEDDSYNC);
@@ -292,7 +289,7 @@ static __always_inline int fault_exit(void *ctx, __u32 ret)
 	return 0;
 }
 
-HOOK(fault, "/dax_iomap_fault", fault_entry(vmf, size_arg),
+HOOK(fault, fault_entry(vmf, size_arg),
      fault_exit(ctx, (__u32)ret), struct vm_fault *vmf, unsigned long size_arg)
 
 /* ---- dax_finish_sync_fault and the vfs_fsync_range inside it ------------ */
@@ -358,12 +355,12 @@ static __always_inline int fsync_exit(void)
 	return 0;
 }
 
-HOOK_ENTRY(sync, "/dax_finish_sync_fault", sync_entry(vmf, size_arg),
+HOOK_ENTRY(sync, sync_entry(vmf, size_arg),
 	   struct vm_fault *vmf, unsigned long size_arg)
-HOOK_EXIT_NORET(sync, "/dax_finish_sync_fault", sync_exit())
+HOOK_EXIT_NORET(sync, sync_exit())
 
-HOOK_ENTRY(fsync, "/vfs_fsync_range", fsync_entry())
-HOOK_EXIT_NORET(fsync, "/vfs_fsync_range", fsync_exit())
+HOOK_ENTRY(fsync, fsync_entry())
+HOOK_EXIT_NORET(fsync, fsync_exit())
 
 /* ---- the filesystem's fault handler (targets chosen at run time) -------- */
 
@@ -410,14 +407,17 @@ static __always_inline int handler_exit(void *ctx)
 	return 0;
 }
 
+/* One slot per candidate of the fs_handler hook (bpf/probe/hooks.c). */
 #define HANDLER_SLOT(n)							\
-	HOOK_ENTRY(handler##n, "/dummy_handler" #n, handler_entry())	\
-	HOOK_EXIT_NORET(handler##n, "/dummy_handler" #n, handler_exit(ctx))
+	HOOK_ENTRY(fs_handler##n, handler_entry())			\
+	HOOK_EXIT_NORET(fs_handler##n, handler_exit(ctx))
 
 HANDLER_SLOT(0)
 HANDLER_SLOT(1)
 HANDLER_SLOT(2)
 HANDLER_SLOT(3)
+HANDLER_SLOT(4)
+HANDLER_SLOT(5)
 
 /* ---- XFS log force (xfs.ko on Debian; module BTF) ----------------------- */
 
@@ -445,8 +445,8 @@ static __always_inline int logforce_exit(void)
 	return 0;
 }
 
-HOOK_ENTRY(logforce, "/xfs_log_force_seq", logforce_entry())
-HOOK_EXIT_NORET(logforce, "/xfs_log_force_seq", logforce_exit())
+HOOK_ENTRY(xfs_log_force, logforce_entry())
+HOOK_EXIT_NORET(xfs_log_force, logforce_exit())
 
 /* ---- fs_dax tracepoints -------------------------------------------------- */
 
@@ -493,11 +493,11 @@ static __always_inline int on_mkwrite_no_entry(void)
 	return 0;
 }
 
-TP_HOOK(pte_done, dax_pte_fault_done, on_pte_done())
-TP_HOOK(pmd_done, dax_pmd_fault_done, on_pmd_done(result), struct inode *inode,
+TP_HOOK(pte_done, on_pte_done())
+TP_HOOK(pmd_done, on_pmd_done(result), struct inode *inode,
 	struct vm_fault *vmf, unsigned long max_pgoff, int result)
-TP_HOOK(mkwrite, dax_insert_pfn_mkwrite, on_mkwrite())
-TP_HOOK(mkwrite_no_entry, dax_insert_pfn_mkwrite_no_entry, on_mkwrite_no_entry())
+TP_HOOK(mkwrite, on_mkwrite())
+TP_HOOK(mkwrite_no_entry, on_mkwrite_no_entry())
 
 /* ---- jbd2 commits (run in kjournald2: filtered by device) --------------- */
 
@@ -541,9 +541,9 @@ static __always_inline int on_commit_end(journal_t *journal,
 	return 0;
 }
 
-TP_HOOK(commit_start, jbd2_start_commit, on_commit_start(journal, trans),
+TP_HOOK(jbd2_start, on_commit_start(journal, trans),
 	journal_t *journal, transaction_t *trans)
-TP_HOOK(commit_end, jbd2_end_commit, on_commit_end(journal, trans),
+TP_HOOK(jbd2_end, on_commit_end(journal, trans),
 	journal_t *journal, transaction_t *trans)
 
 /* -c: follow_fork, in common.bpf.h. */

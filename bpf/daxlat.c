@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * daxlat: latency of DAX page faults inside the kernel, with the phases of
- * synchronous (MAP_SYNC) write faults. User space: picks an attach mode per
- * probe by trying it (fentry -> kprobe, tp_btf -> raw_tp), reads the fault
- * size argument's meaning from the running kernel's BTF, prints histograms.
+ * synchronous (MAP_SYNC) write faults. User space: attaches through the
+ * probe layer (bpf/probe/: fentry -> kprobe, tp_btf -> raw_tp), reads the
+ * fault size argument's meaning from the running kernel's BTF, prints
+ * histograms.
  */
 #include <argp.h>
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include "daxlat.h"
 #include "daxlat_util.h"
 #include "daxlat.skel.h"
+#include "daxlat_probes.h"
 #include "trace_helpers.h"
 #include "exitcodes.h"
 #include "hist.h"
@@ -161,142 +163,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 /* ---- probes -------------------------------------------------------------- */
 
-struct func_probe {
-	const char *func;
-	bool in_btf;
-	const char *kname;	/* kallsyms name for a kprobe, maybe a clone */
-	bool fentry_ok;		/* the probe program loaded and attached */
-	int fentry_err;
-	enum attach_mode mode;
-	int attach_err;
-	struct bpf_program *fentry, *fexit, *kprobe, *kretprobe;
-	struct bpf_link *links[2];
-};
-
-enum { FP_FAULT, FP_SYNC, FP_FSYNC, FP_LOGFORCE, FP_NR };
-static struct func_probe fprobes[FP_NR] = {
-	[FP_FAULT] = { .func = "dax_iomap_fault" },
-	[FP_SYNC] = { .func = "dax_finish_sync_fault" },
-	[FP_FSYNC] = { .func = "vfs_fsync_range" },
-	[FP_LOGFORCE] = { .func = "xfs_log_force_seq" },
-};
-static struct func_probe hprobes[DAXLAT_NR_HANDLERS];
-static size_t nhprobes;
-
-struct tp_probe {
-	const char *name;
-	bool tpbtf_ok;
-	int tpbtf_err;
-	enum attach_mode mode;
-	int attach_err;
-	struct bpf_program *tpbtf, *rawtp;
-	struct bpf_link *link;
-};
-
-enum { TP_PTE_DONE, TP_PMD_DONE, TP_MKWRITE, TP_MKWRITE_NO_ENTRY,
-       TP_COMMIT_START, TP_COMMIT_END, TP_NR };
-static struct tp_probe tprobes[TP_NR] = {
-	[TP_PTE_DONE] = { .name = "dax_pte_fault_done" },
-	[TP_PMD_DONE] = { .name = "dax_pmd_fault_done" },
-	[TP_MKWRITE] = { .name = "dax_insert_pfn_mkwrite" },
-	[TP_MKWRITE_NO_ENTRY] = { .name = "dax_insert_pfn_mkwrite_no_entry" },
-	[TP_COMMIT_START] = { .name = "jbd2_start_commit" },
-	[TP_COMMIT_END] = { .name = "jbd2_end_commit" },
-};
+static struct probe_set probes;
 static struct bpf_link *fork_link;
-static struct ksyms *ksyms;
+static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
 
-static bool func_exists(const char *func)
-{
-	return kernel_btf_find(func, BTF_KIND_FUNC, NULL) > 0 ||
-	       ksyms_probe_name(ksyms, func);
-}
-
-static void resolve_func(struct func_probe *p)
-{
-	struct kernel_btf_loc loc = { .module = NULL };
-
-	p->in_btf = kernel_btf_find(p->func, BTF_KIND_FUNC, &loc) > 0;
-	p->kname = ksyms_probe_name(ksyms, p->func);
-	p->fentry_err = -ENOENT;
-	if (env.opt.kprobes || !p->in_btf)
-		return;
-	p->fentry_err = probe_tracing(p->func, BTF_KIND_FUNC, BPF_TRACE_FENTRY);
-	p->fentry_ok = !p->fentry_err;
-	verbose("%s: BTF in %s, kallsyms name %s, fentry %s", p->func,
-		loc.module ? loc.module : "vmlinux", p->kname ? p->kname : "none",
-		p->fentry_ok ? "works" : strerror(-p->fentry_err));
-}
-
-/*
- * The filesystem fault handlers that bracket a whole fault, as this kernel
- * has them: ext4_dax_huge_fault (ext4_dax_fault calls it); XFS up to 6.12
- * funnels every fault through __xfs_filemap_fault, later kernels have only
- * the outer xfs_filemap_* entry points.
- */
-static void choose_handlers(void)
-{
-	static const char *const xfs_outer[] = {
-		"xfs_filemap_fault", "xfs_filemap_huge_fault", "xfs_filemap_pfn_mkwrite",
-	};
-
-	if (func_exists("ext4_dax_huge_fault"))
-		hprobes[nhprobes++].func = "ext4_dax_huge_fault";
-	if (func_exists("__xfs_filemap_fault")) {
-		hprobes[nhprobes++].func = "__xfs_filemap_fault";
-	} else {
-		for (size_t i = 0; i < sizeof(xfs_outer) / sizeof(*xfs_outer); i++)
-			if (nhprobes < DAXLAT_NR_HANDLERS && func_exists(xfs_outer[i]))
-				hprobes[nhprobes++].func = xfs_outer[i];
-	}
-	for (size_t i = 0; i < nhprobes; i++)
-		resolve_func(&hprobes[i]);
-}
-
-static void resolve_tps(void)
-{
-	char name[128];
-
-	for (int i = 0; i < TP_NR; i++) {
-		struct tp_probe *t = &tprobes[i];
-
-		t->tpbtf_err = -ENOENT;
-		if (env.opt.raw_tp)
-			continue;
-		snprintf(name, sizeof(name), "btf_trace_%s", t->name);
-		t->tpbtf_err = probe_tracing(name, BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP);
-		t->tpbtf_ok = !t->tpbtf_err;
-		verbose("%s: tp_btf %s%s", t->name, t->tpbtf_ok ? "works" : "fails: ",
-			t->tpbtf_ok ? "" : strerror(-t->tpbtf_err));
-	}
-}
-
-static void bind_progs(struct daxlat_bpf *skel)
-{
-	BIND_HOOK(fprobes[FP_FAULT], skel, fault);
-	BIND_HOOK(fprobes[FP_SYNC], skel, sync);
-	BIND_HOOK(fprobes[FP_FSYNC], skel, fsync);
-	BIND_HOOK(fprobes[FP_LOGFORCE], skel, logforce);
-	BIND_HOOK(hprobes[0], skel, handler0);
-	BIND_HOOK(hprobes[1], skel, handler1);
-	BIND_HOOK(hprobes[2], skel, handler2);
-	BIND_HOOK(hprobes[3], skel, handler3);
-	BIND_TP(tprobes[TP_PTE_DONE], skel, pte_done);
-	BIND_TP(tprobes[TP_PMD_DONE], skel, pmd_done);
-	BIND_TP(tprobes[TP_MKWRITE], skel, mkwrite);
-	BIND_TP(tprobes[TP_MKWRITE_NO_ENTRY], skel, mkwrite_no_entry);
-	BIND_TP(tprobes[TP_COMMIT_START], skel, commit_start);
-	BIND_TP(tprobes[TP_COMMIT_END], skel, commit_end);
-}
-
-/*
- * Open and load with fentry/tp_btf where the probes said they work.
- * kprobe and raw_tp programs need no target at load time, so they are
- * always loaded: a fentry attach that still fails falls back to them.
- */
-static struct daxlat_bpf *open_and_load(const struct trace_cfg *cfg,
-					bool allow_fentry, bool allow_tpbtf,
-					int *errp)
+/* Open and load, binding the programs to what the probe layer found. */
+static struct daxlat_bpf *open_and_load(const struct trace_cfg *cfg, bool fast, int *errp)
 {
 	struct daxlat_bpf *skel = daxlat_bpf__open();
 	int err;
@@ -308,30 +180,9 @@ static struct daxlat_bpf *open_and_load(const struct trace_cfg *cfg,
 	TRACE_CFG_APPLY(skel, cfg);
 	skel->rodata->unit_div = env.unit_div;
 	skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
-	bind_progs(skel);
-
-	for (int i = 0; i < FP_NR; i++) {
-		bool on = allow_fentry && fprobes[i].fentry_ok;
-
-		bpf_program__set_autoload(fprobes[i].fentry, on);
-		bpf_program__set_autoload(fprobes[i].fexit, on);
-	}
-	for (int i = 0; i < DAXLAT_NR_HANDLERS; i++) {
-		struct func_probe *h = &hprobes[i];
-		bool on = (size_t)i < nhprobes && allow_fentry && h->fentry_ok;
-
-		bpf_program__set_autoload(h->fentry, on);
-		bpf_program__set_autoload(h->fexit, on);
-		if (on) {
-			bpf_program__set_attach_target(h->fentry, 0, h->func);
-			bpf_program__set_attach_target(h->fexit, 0, h->func);
-		}
-	}
-	for (int i = 0; i < TP_NR; i++)
-		bpf_program__set_autoload(tprobes[i].tpbtf,
-					  allow_tpbtf && tprobes[i].tpbtf_ok);
-
-	err = daxlat_bpf__load(skel);
+	err = probe_bind(&probes, skel->obj, fast);
+	if (!err)
+		err = daxlat_bpf__load(skel);
 	if (err) {
 		*errp = err;
 		daxlat_bpf__destroy(skel);
@@ -340,51 +191,42 @@ static struct daxlat_bpf *open_and_load(const struct trace_cfg *cfg,
 	return skel;
 }
 
-static void attach_func(struct func_probe *p, bool fentry_loaded)
-{
-	p->mode = M_ABSENT;
-	if (fentry_loaded) {
-		p->attach_err = attach_fentry_pair(p->func, p->fentry, p->fexit, p->links);
-		if (!p->attach_err) {
-			p->mode = M_FENTRY;
-			return;
-		}
-	}
-	if (!p->kname) {
-		if (p->in_btf || fentry_loaded)
-			p->mode = M_FAILED;
-		return;
-	}
-	p->attach_err = attach_kprobe_pair(p->kname, p->kprobe, p->kretprobe, p->links);
-	p->mode = p->attach_err ? M_FAILED : M_KPROBE;
-}
-
-static void attach_tp(struct tp_probe *t, bool tpbtf_loaded)
-{
-	t->mode = attach_tracepoint(t->name, t->tpbtf, t->rawtp, tpbtf_loaded,
-				    &t->link, &t->attach_err);
-	if (t->mode == M_FAILED && t->attach_err == -ENOENT)
-		t->mode = M_ABSENT;
-}
-
 static void detach_all(void)
 {
-	for (int i = 0; i < FP_NR; i++)
-		destroy_links(fprobes[i].links, 2);
-	for (size_t i = 0; i < nhprobes; i++)
-		destroy_links(hprobes[i].links, 2);
-	for (int i = 0; i < TP_NR; i++)
-		destroy_links(&tprobes[i].link, 1);
+	probe_detach(&probes);
 	destroy_links(&fork_link, 1);
+}
+
+/* dax_iomap_fault did not attach: why, one line. */
+static void explain_no_fault_probe(void)
+{
+	const struct probe_target *t = probe_first(&probes, HOOK_FAULT);
+
+	if (!t->cand) {
+		fprintf(stderr, "daxlat: cannot trace dax_iomap_fault: not in this kernel "
+			"(BTF nor kallsyms)\n");
+		return;
+	}
+	fprintf(stderr, "daxlat: cannot trace %s: fentry %s%s, kprobe %s%s\n", t->name,
+		env.opt.kprobes ? "not tried (--kprobes)" :
+		t->fast_err ? strerror(-t->fast_err) : "attach failed",
+		t->fast_err == -EPERM ? " (BPF tracing restricted?)" : "",
+		!t->ksym && !t->btf ? "impossible (not in /proc/kallsyms)" : strerror(-t->err),
+		kprobes_unavailable() ? " (the kernel has no kprobe PMU nor kprobe_events)" : "");
 }
 
 /* ---- reporting ----------------------------------------------------------- */
 
-static const char *const size_names[SZ_NR] = { "pte", "pmd", "other" };
-static const char *const outcome_names[OC_NR] = {
-	"nopage", "needdsync", "fallback", "sigbus", "other",
-};
-static const char *const fs_names[FS_NR] = { "ext4", "xfs", "other" };
+/* Reports list ext4, then xfs, then the rest. */
+static const int fs_print_order[FS_NR] = { FS_EXT4, FS_XFS, FS_OTHER };
+
+static int fs_rank(unsigned int fs)
+{
+	for (int i = 0; i < FS_NR; i++)
+		if (fs_print_order[i] == (int)fs)
+			return i;
+	return FS_NR;
+}
 
 static const struct {
 	const char *json;
@@ -442,8 +284,10 @@ static int compare_hentry(const void *a, const void *b)
 {
 	const struct hist_key *x = &((const struct hentry *)a)->key;
 	const struct hist_key *y = &((const struct hentry *)b)->key;
-	const __u8 kx[] = { x->kind, x->fs, x->size, (__u8)!x->write, (__u8)!x->sync, x->outcome };
-	const __u8 ky[] = { y->kind, y->fs, y->size, (__u8)!y->write, (__u8)!y->sync, y->outcome };
+	const __u8 kx[] = { x->kind, (__u8)fs_rank(x->fs), x->size, (__u8)!x->write,
+			    (__u8)!x->sync, x->outcome };
+	const __u8 ky[] = { y->kind, (__u8)fs_rank(y->fs), y->size, (__u8)!y->write,
+			    (__u8)!y->sync, y->outcome };
 
 	return memcmp(kx, ky, sizeof(kx));
 }
@@ -495,15 +339,13 @@ static const char *handler_list(int fs, char *buf, size_t len)
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < nhprobes && off < len; i++) {
-		const char *f = hprobes[i].func;
-		int hfs = strstr(f, "ext4") ? FS_EXT4 : strstr(f, "xfs") ? FS_XFS : FS_OTHER;
+	for (const struct probe_target *t = probe_first(&probes, HOOK_FS_HANDLER);
+	     t && off < len; t = probe_next(&probes, t)) {
+		int hfs = strstr(t->name, "ext4") ? FS_EXT4 : strstr(t->name, "xfs") ? FS_XFS : FS_OTHER;
 
-		if (hprobes[i].mode != M_FENTRY && hprobes[i].mode != M_KPROBE)
+		if (!probe_attached(t) || (fs != FS_NR && fs != hfs))
 			continue;
-		if (fs != FS_NR && fs != hfs)
-			continue;
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", f);
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", t->name);
 	}
 	return buf[0] ? buf : "none attached";
 }
@@ -519,13 +361,13 @@ static void print_text_hist(const struct hentry *e)
 	switch (k->kind) {
 	case K_FAULT:
 		printf("%s: size = %s, %s, %s, outcome = %s, fs = %s\n",
-		       kind_names[k->kind].text, size_names[k->size],
+		       kind_names[k->kind].text, fault_size_name(k->size),
 		       k->write ? "write" : "read", k->sync ? "VM_SYNC" : "no VM_SYNC",
-		       outcome_names[k->outcome], fs_names[k->fs]);
+		       fault_outcome_name(k->outcome), fault_fs_name(k->fs));
 		break;
 	case K_PHASE4:
 		printf("%s (%s): fs = %s, size = %s\n", kind_names[k->kind].text,
-		       handler_list(k->fs, hl, sizeof(hl)), fs_names[k->fs], size_names[k->size]);
+		       handler_list(k->fs, hl, sizeof(hl)), fault_fs_name(k->fs), fault_size_name(k->size));
 		break;
 	case K_JBD2_COMMIT:
 	case K_XFS_LOG_FORCE:
@@ -533,7 +375,7 @@ static void print_text_hist(const struct hentry *e)
 		break;
 	default:
 		printf("%s: fs = %s, size = %s\n", kind_names[k->kind].text,
-		       fs_names[k->fs], size_names[k->size]);
+		       fault_fs_name(k->fs), fault_size_name(k->size));
 	}
 	hist_print_log2(stdout, &h, env.unit_name);
 	printf("count=%llu sum=%llu %s avg=%llu %s\n", (unsigned long long)st.count,
@@ -553,9 +395,9 @@ static void print_stack_text(const struct stack_event *e)
 	       e->scope == SCOPE_HANDLER ? "(fs fault handler)" : "(dax_iomap_fault)",
 	       e->pid, e->tid, DAXLAT_TASK_COMM_LEN, e->comm, e->dev >> 20,
 	       e->dev & 0xfffff, (unsigned long long)e->ino,
-	       (unsigned long long)e->pgoff, size_names[e->size % SZ_NR],
+	       (unsigned long long)e->pgoff, fault_size_name(e->size),
 	       e->write ? "write" : "read", e->sync ? "VM_SYNC" : "no-VM_SYNC",
-	       outcome_names[e->outcome % OC_NR], fs_names[e->fs % FS_NR]);
+	       fault_outcome_name(e->outcome), fault_fs_name(e->fs));
 	if (e->kstack_sz < 0)
 		printf("    [no stack: %s]\n", strerror(-e->kstack_sz));
 	for (int i = 0; i < n && i < DAXLAT_MAX_STACK; i++)
@@ -604,11 +446,11 @@ static void json_stack(struct json_writer *w, const struct stack_event *e)
 	json_kv_string(w, "dev", buf);
 	json_kv_uint(w, "ino", e->ino);
 	json_kv_uint(w, "pgoff", e->pgoff);
-	json_kv_string(w, "size", size_names[e->size % SZ_NR]);
+	json_kv_string(w, "size", fault_size_name(e->size));
 	json_kv_bool(w, "write", e->write);
 	json_kv_bool(w, "sync", e->sync);
-	json_kv_string(w, "outcome", outcome_names[e->outcome % OC_NR]);
-	json_kv_string(w, "fs", fs_names[e->fs % FS_NR]);
+	json_kv_string(w, "outcome", fault_outcome_name(e->outcome));
+	json_kv_string(w, "fs", fault_fs_name(e->fs));
 	json_key(w, "frames");
 	json_begin_array(w);
 	for (int i = 0; i < n && i < DAXLAT_MAX_STACK; i++)
@@ -636,32 +478,22 @@ static void print_time(char *buf, size_t len)
 	strftime(buf, len, "%H:%M:%S", &tm);
 }
 
-static void attach_json(struct json_writer *w)
-{
-	json_key(w, "attach");
-	json_begin_object(w);
-	for (int i = 0; i < FP_NR; i++)
-		json_kv_string(w, fprobes[i].func, mode_names[fprobes[i].mode]);
-	for (size_t i = 0; i < nhprobes; i++)
-		json_kv_string(w, hprobes[i].func, mode_names[hprobes[i].mode]);
-	for (int i = 0; i < TP_NR; i++)
-		json_kv_string(w, tprobes[i].name, mode_names[tprobes[i].mode]);
-	json_end_object(w);
-}
-
 /* The cover letter's view of a sync fault: where the time goes, per phase. */
 static void print_phase_totals(const struct hentry *hs, size_t nh)
 {
-	bool seen[FS_NR][SZ_NR] = { { false } };
+	bool seen[FS_NR][FAULT_SZ_NR] = { { false } };
 
 	for (size_t i = 0; i < nh; i++)
 		if (hs[i].key.kind >= K_PHASE1 && hs[i].key.kind <= K_PHASE4)
-			seen[hs[i].key.fs % FS_NR][hs[i].key.size % SZ_NR] = true;
-	for (int fs = 0; fs < FS_NR; fs++) {
-		for (int sz = 0; sz < SZ_NR; sz++) {
+			seen[hs[i].key.fs % FS_NR][hs[i].key.size % FAULT_SZ_NR] = true;
+	for (int r = 0; r < FS_NR; r++) {
+		int fs = fs_print_order[r];
+
+		for (int sz = 0; sz < FAULT_SZ_NR; sz++) {
 			if (!seen[fs][sz])
 				continue;
-			printf("phase totals, fs = %s, size = %s:\n", fs_names[fs], size_names[sz]);
+			printf("phase totals, fs = %s, size = %s:\n", fault_fs_name(fs),
+			       fault_size_name(sz));
 			printf("  %-34s %10s %14s %10s\n", "phase", "count", "sum", "avg");
 			for (int k = K_PHASE1; k <= K_PHASE4; k++) {
 				__u64 count = 0, sum = 0;
@@ -729,7 +561,7 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 		json_kv_string(&w, "meaning", ri->size_is_order ? "order" : "enum page_entry_size");
 		json_kv_uint(&w, "pmd_order", ri->pmd_order);
 		json_end_object(&w);
-		attach_json(&w);
+		probe_json(&probes, &w);
 		if (env.opt.pid)
 			json_kv_int(&w, "pid", env.opt.pid);
 		if (env.opt.cmd) {
@@ -761,13 +593,13 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 					json_kv_uint(&w, "phase", (__u64)(k->kind - K_PHASE1 + 1));
 					json_kv_string(&w, "name", kind_names[k->kind].json);
 				}
-				json_kv_string(&w, "fs", fs_names[k->fs % FS_NR]);
+				json_kv_string(&w, "fs", fault_fs_name(k->fs));
 				if (k->kind != K_JBD2_COMMIT && k->kind != K_XFS_LOG_FORCE)
-					json_kv_string(&w, "size", size_names[k->size % SZ_NR]);
+					json_kv_string(&w, "size", fault_size_name(k->size));
 				if (k->kind == K_FAULT) {
 					json_kv_bool(&w, "write", k->write);
 					json_kv_bool(&w, "sync", k->sync);
-					json_kv_string(&w, "outcome", outcome_names[k->outcome % OC_NR]);
+					json_kv_string(&w, "outcome", fault_outcome_name(k->outcome));
 				}
 				json_hist_fields(&w, &hs[i].val);
 				json_end_object(&w);
@@ -854,11 +686,11 @@ static void print_banner(void)
 
 	printf("Tracing DAX faults: dax_iomap_fault %s, dax_finish_sync_fault %s, "
 	       "vfs_fsync_range %s, fs handlers (%s), tracepoints %s",
-	       mode_names[fprobes[FP_FAULT].mode], mode_names[fprobes[FP_SYNC].mode],
-	       mode_names[fprobes[FP_FSYNC].mode], handler_list(FS_NR, hl, sizeof(hl)),
-	       mode_names[tprobes[TP_MKWRITE].mode]);
-	if (fprobes[FP_LOGFORCE].mode != M_ABSENT)
-		printf(", xfs_log_force_seq %s", mode_names[fprobes[FP_LOGFORCE].mode]);
+	       mode_names[probe_mode(&probes, HOOK_FAULT)], mode_names[probe_mode(&probes, HOOK_SYNC)],
+	       mode_names[probe_mode(&probes, HOOK_FSYNC)], handler_list(FS_NR, hl, sizeof(hl)),
+	       mode_names[probe_mode(&probes, HOOK_MKWRITE)]);
+	if (probe_mode(&probes, HOOK_XFS_LOG_FORCE) != M_ABSENT)
+		printf(", xfs_log_force_seq %s", mode_names[probe_mode(&probes, HOOK_XFS_LOG_FORCE)]);
 	if (env.opt.cmd)
 		printf(". Running the command.\n");
 	else if (env.interval)
@@ -866,6 +698,147 @@ static void print_banner(void)
 	else
 		printf(". Ctrl-C to end and print.\n");
 	fflush(stdout);
+}
+
+/* BTF, what the fault's size argument means, where the hooks are.
+ * EXIT_OK, or the exit status. */
+static int resolve_kernel(struct run_info *ri)
+{
+	const struct probe_target *fault;
+	int err = kernel_btf_load();
+
+	if (err) {
+		fprintf(stderr, "daxlat: no kernel BTF (/sys/kernel/btf/vmlinux: %s): "
+			"the kernel needs CONFIG_DEBUG_INFO_BTF\n", strerror(-err));
+		return EXIT_NO_BTF;
+	}
+	if (probe_resolve(&probes, &probe_running_kernel, daxlat_uses,
+			  sizeof(daxlat_uses) / sizeof(*daxlat_uses), env.opt.kprobes,
+			  env.opt.raw_tp)) {
+		fprintf(stderr, "daxlat: more probe targets than PROBE_MAX_TARGETS\n");
+		return EXIT_RUNTIME;
+	}
+	probe_print_resolved(&probes);
+	fault = probe_first(&probes, HOOK_FAULT);
+	err = fault->btf ? detect_size_arg(fault->name, &ri->size_is_order, &ri->size_arg_name) :
+			   -ENOENT;
+	if (err) {
+		fprintf(stderr, "daxlat: %s %s\n", fault->name, err == -ENOENT ?
+			"is not in the kernel's BTF (kernel built without CONFIG_FS_DAX?)" :
+			"has an unknown signature in BTF (2nd argument neither enum nor integer)");
+		return EXIT_NO_PROBE;
+	}
+	ri->pmd_order = detect_pmd_order();
+	verbose("%s 2nd argument '%s' is %s; PMD order %u", fault->name,
+		ri->size_arg_name, ri->size_is_order ? "an order" : "enum page_entry_size",
+		ri->pmd_order);
+	return EXIT_OK;
+}
+
+/* kallsyms, read only to name the frames of the stacks asked for. */
+static void load_stack_symbols(void)
+{
+	if (!env.top && env.stack_threshold_us < 0)
+		return;
+	ksyms = probe_kernel_ksyms();
+	if (!ksyms)
+		fprintf(stderr, "daxlat: warning: cannot read /proc/kallsyms (%s): "
+			"stacks will not be symbolized\n", strerror(errno));
+	else if (ksyms->all_zero)
+		fprintf(stderr, "daxlat: warning: /proc/kallsyms addresses are hidden: "
+			"stacks will not be symbolized\n");
+}
+
+/* Load and attach; *skelp is set (for cleanup) as soon as it exists.
+ * EXIT_OK, or the exit status. */
+static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skelp)
+{
+	int err;
+
+	*skelp = open_and_load(cfg, true, &err);
+	if (!*skelp && !probes.missing_prog[0]) {
+		/* A kernel may accept the test program and still refuse the
+		 * real one (helpers, argument types): retry the portable way. */
+		verbose("load failed (%s); retrying with kprobes and raw_tp only",
+			strerror(-err));
+		*skelp = open_and_load(cfg, false, &err);
+	}
+	if (!*skelp) {
+		if (probes.missing_prog[0])
+			fprintf(stderr, "daxlat: the BPF object lacks program %s\n",
+				probes.missing_prog);
+		else
+			fprintf(stderr, "daxlat: cannot load the BPF programs: %s%s\n",
+				strerror(-err), err == -EPERM ? " (run as root)" : "");
+		return EXIT_RUNTIME;
+	}
+	probe_attach(&probes);
+	if (!probe_attached(probe_first(&probes, HOOK_FAULT))) {
+		explain_no_fault_probe();
+		return EXIT_NO_PROBE;
+	}
+	if (env.opt.cmd) {
+		fork_link = bpf_program__attach((*skelp)->progs.follow_fork);
+		if (!fork_link)
+			fprintf(stderr, "daxlat: warning: cannot follow forks (%s): "
+				"only the shell itself is traced\n", strerror(errno));
+	}
+	return EXIT_OK;
+}
+
+/* Until Ctrl-C, the command's end or the count of reports: EXIT_OK, or
+ * EXIT_RUNTIME when a report or the ring buffer failed. */
+static int trace_loop(struct daxlat_bpf *skel, struct ring_buffer *rb,
+		      struct run_info *ri, struct evstore *stacks, struct held_cmd *cmd)
+{
+	struct timespec next = { 0 };
+	bool printed_last = false;
+	long times_left = env.times;
+	int err, ret = EXIT_OK;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	next.tv_sec += env.interval;
+	while (!exiting) {
+		struct timespec now;
+
+		if (rb) {
+			err = ring_buffer__poll(rb, 100);
+			if (err < 0 && err != -EINTR) {
+				fprintf(stderr, "daxlat: ring buffer: %s\n", strerror(-err));
+				ret = EXIT_RUNTIME;
+				break;
+			}
+		} else {
+			usleep(100000);
+		}
+		if (env.opt.cmd && !ri->child_done &&
+		    held_cmd_ended(cmd, &ri->child_status, EXIT_RUNTIME)) {
+			ri->child_done = true;
+			break;
+		}
+		if (!env.interval)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec < next.tv_sec ||
+		    (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
+			continue;
+		if (rb)
+			ring_buffer__consume(rb);
+		if (print_report(skel, ri, stacks, true))
+			ret = EXIT_RUNTIME;
+		next.tv_sec += env.interval;
+		if (times_left > 0 && --times_left == 0) {
+			printed_last = true;
+			break;
+		}
+	}
+	if (!printed_last) {
+		if (rb)
+			ring_buffer__consume(rb);
+		if (print_report(skel, ri, stacks, false))
+			ret = EXIT_RUNTIME;
+	}
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -880,14 +853,10 @@ int main(int argc, char **argv)
 	struct evstore stacks;
 	struct rb_ctx rbc;
 	struct sigaction sa = { .sa_handler = sig_handler };
-	struct timespec next = { 0 };
-	bool fentry_loaded = true, tpbtf_loaded = true, printed_last = false;
 	struct held_cmd cmd = HELD_CMD_INIT;
-	int err, ret = EXIT_RUNTIME;
-	long times_left;
+	int ret;
 
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_USAGE;
 	verbose_setup("daxlat", env.opt.verbose, false);
 	libbpf_set_print(libbpf_print_verbose);
@@ -901,48 +870,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "daxlat: no process %d\n", env.opt.pid);
 		return EXIT_USAGE;
 	}
-
-	err = kernel_btf_load();
-	if (err) {
-		fprintf(stderr, "daxlat: no kernel BTF (/sys/kernel/btf/vmlinux: %s): "
-			"the kernel needs CONFIG_DEBUG_INFO_BTF\n", strerror(-err));
-		return EXIT_NO_BTF;
-	}
-	err = detect_size_arg("dax_iomap_fault", &ri.size_is_order, &ri.size_arg_name);
-	if (err == -ENOENT) {
-		fprintf(stderr, "daxlat: dax_iomap_fault is not in the kernel's BTF "
-			"(kernel built without CONFIG_FS_DAX?)\n");
-		ret = EXIT_NO_PROBE;
+	ret = resolve_kernel(&ri);
+	if (ret != EXIT_OK)
 		goto cleanup;
-	} else if (err) {
-		fprintf(stderr, "daxlat: dax_iomap_fault has an unknown signature in BTF "
-			"(2nd argument neither enum nor integer)\n");
-		ret = EXIT_NO_PROBE;
-		goto cleanup;
-	}
-	ri.pmd_order = detect_pmd_order();
-	verbose("dax_iomap_fault 2nd argument '%s' is %s; PMD order %u",
-		ri.size_arg_name, ri.size_is_order ? "an order" : "enum page_entry_size",
-		ri.pmd_order);
-
-	ksyms = ksyms_load();
-	if (!ksyms)
-		fprintf(stderr, "daxlat: warning: cannot read /proc/kallsyms (%s): "
-			"no kprobe fallback, no stack symbols\n", strerror(errno));
-	else if (ksyms->all_zero)
-		fprintf(stderr, "daxlat: warning: /proc/kallsyms addresses are hidden: "
-			"stacks will not be symbolized\n");
-
-	for (int i = 0; i < FP_NR; i++)
-		resolve_func(&fprobes[i]);
-	choose_handlers();
-	resolve_tps();
-
+	load_stack_symbols();
 	cfg.size_is_order = ri.size_is_order;
 	cfg.pmd_order = ri.pmd_order;
 	cfg.filter = env.opt.pid || env.opt.cmd;
 	cfg.follow_forks = env.opt.cmd != NULL;
 
+	ret = EXIT_RUNTIME;
 	if (env.opt.cmd) {
 		if (held_cmd_spawn(&cmd, env.opt.cmd)) {
 			fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
@@ -950,49 +887,10 @@ int main(int argc, char **argv)
 		}
 		ri.child = cmd.pid;
 	}
-
-	skel = open_and_load(&cfg, true, true, &err);
-	if (!skel) {
-		/* A kernel may accept the probe program and still refuse the
-		 * real one (helpers, argument types): retry the portable way. */
-		verbose("load failed (%s); retrying with kprobes and raw_tp only",
-			strerror(-err));
-		fentry_loaded = tpbtf_loaded = false;
-		skel = open_and_load(&cfg, false, false, &err);
-	}
-	if (!skel) {
-		fprintf(stderr, "daxlat: cannot load the BPF programs: %s%s\n",
-			strerror(-err), err == -EPERM ? " (run as root)" : "");
+	ret = load_and_attach(&cfg, &skel);
+	if (ret != EXIT_OK)
 		goto cleanup;
-	}
-
-	for (int i = 0; i < FP_NR; i++)
-		attach_func(&fprobes[i], fentry_loaded && fprobes[i].fentry_ok);
-	for (size_t i = 0; i < nhprobes; i++)
-		attach_func(&hprobes[i], fentry_loaded && hprobes[i].fentry_ok);
-	for (int i = 0; i < TP_NR; i++)
-		attach_tp(&tprobes[i], tpbtf_loaded && tprobes[i].tpbtf_ok);
-
-	if (fprobes[FP_FAULT].mode != M_FENTRY && fprobes[FP_FAULT].mode != M_KPROBE) {
-		struct func_probe *p = &fprobes[FP_FAULT];
-		bool no_kprobes = kprobes_unavailable();
-
-		fprintf(stderr, "daxlat: cannot trace dax_iomap_fault: fentry %s%s, kprobe %s%s\n",
-			p->fentry_ok ? "attach failed" :
-			env.opt.kprobes ? "not tried (--kprobes)" : strerror(-p->fentry_err),
-			p->fentry_err == -EPERM ? " (BPF tracing restricted?)" : "",
-			!p->kname ? "impossible (not in /proc/kallsyms)" :
-			strerror(-p->attach_err),
-			p->kname && no_kprobes ? " (the kernel has no kprobe PMU nor kprobe_events)" : "");
-		ret = EXIT_NO_PROBE;
-		goto cleanup;
-	}
-	if (env.opt.cmd) {
-		fork_link = bpf_program__attach(skel->progs.follow_fork);
-		if (!fork_link)
-			fprintf(stderr, "daxlat: warning: cannot follow forks (%s): "
-				"only the shell itself is traced\n", strerror(errno));
-	}
+	ret = EXIT_RUNTIME;
 	if (cfg.filter &&
 	    filter_add_tgid(skel->maps.tgids, env.opt.cmd ? ri.child : env.opt.pid)) {
 		fprintf(stderr, "daxlat: cannot set the pid filter: %s\n", strerror(errno));
@@ -1017,51 +915,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "daxlat: cannot start the command: %s\n", strerror(errno));
 		goto cleanup;
 	}
-
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	next.tv_sec += env.interval;
-	times_left = env.times;
-	ret = EXIT_OK;
-	while (!exiting) {
-		struct timespec now;
-
-		if (rb) {
-			err = ring_buffer__poll(rb, 100);
-			if (err < 0 && err != -EINTR) {
-				fprintf(stderr, "daxlat: ring buffer: %s\n", strerror(-err));
-				ret = EXIT_RUNTIME;
-				break;
-			}
-		} else {
-			usleep(100000);
-		}
-		if (env.opt.cmd && !ri.child_done &&
-		    held_cmd_ended(&cmd, &ri.child_status, EXIT_RUNTIME)) {
-			ri.child_done = true;
-			break;
-		}
-		if (!env.interval)
-			continue;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec < next.tv_sec ||
-		    (now.tv_sec == next.tv_sec && now.tv_nsec < next.tv_nsec))
-			continue;
-		if (rb)
-			ring_buffer__consume(rb);
-		if (print_report(skel, &ri, &stacks, true))
-			ret = EXIT_RUNTIME;
-		next.tv_sec += env.interval;
-		if (times_left > 0 && --times_left == 0) {
-			printed_last = true;
-			break;
-		}
-	}
-	if (!printed_last) {
-		if (rb)
-			ring_buffer__consume(rb);
-		if (print_report(skel, &ri, &stacks, false))
-			ret = EXIT_RUNTIME;
-	}
+	ret = trace_loop(skel, rb, &ri, &stacks, &cmd);
 	if (env.opt.cmd && ri.child_done && ret == EXIT_OK)
 		ret = ri.child_status;
 	/* Stopped before its command ended: the command is stopped too (cleanup). */
@@ -1073,7 +927,7 @@ cleanup:
 	detach_all();
 	daxlat_bpf__destroy(skel);
 	kernel_btf_free();
-	ksyms_free(ksyms);
+	probe_kernel_free();
 	evstore_free(&stacks);
 	return ret;
 }

@@ -9,16 +9,9 @@
 /* Same slot rule as lib/hist.h: slot = bit length of the value. */
 #define DAXLAT_SLOTS		65
 #define DAXLAT_MAX_STACK	64
-#define DAXLAT_NR_HANDLERS	4
 #define DAXLAT_TASK_COMM_LEN	16
 
-/* Fault size class, from dax_iomap_fault's 2nd argument. */
-enum daxlat_size { SZ_PTE, SZ_PMD, SZ_OTHER, SZ_NR };
-
-/* What dax_iomap_fault returned, most telling bit first. */
-enum daxlat_outcome { OC_NOPAGE, OC_NEEDDSYNC, OC_FALLBACK, OC_SIGBUS, OC_OTHER, OC_NR };
-
-enum daxlat_fs { FS_EXT4, FS_XFS, FS_OTHER, FS_NR };
+#include "kinds.h"	/* fault_fs, fault_size, fault_outcome */
 
 /*
  * Histogram kinds. FAULT is keyed by every dimension; the phases of a

@@ -24,8 +24,6 @@
 #define TGIDS_MAX	MAX_TASKS
 #include "common.bpf.h"
 
-_Static_assert(SO_SZ_PTE == FAULT_SZ_PTE && SO_SZ_PMD == FAULT_SZ_PMD &&
-	       SO_SZ_OTHER == FAULT_SZ_OTHER, "size_class() numbering");
 
 #define S_IFMT		00170000
 #define S_IFREG		0100000
@@ -253,7 +251,7 @@ static __always_inline struct so_event *ev_dev(__u8 type, __u8 fs, __u32 dev)
 
 static __always_inline __u8 fs_of(struct inode *inode)
 {
-	return fs_of_inode(inode, SO_FS_EXT4, SO_FS_XFS, SO_FS_OTHER);
+	return fs_of_inode(inode);
 }
 
 /* A VM_SYNC shared mapping of a regular file: the only place MAP_SYNC
@@ -427,15 +425,15 @@ static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg)
 	e->fault.vm_flags = BPF_CORE_READ(vma, vm_flags);
 	e->fault.vmf_flags = vmf_flags;
 	e->fault.i_size = BPF_CORE_READ(inode, i_size);
-	if (st->fs == SO_FS_EXT4)
+	if (st->fs == FS_EXT4)
 		e->fault.fs_flags = ext4_fs_flags(inode);
-	else if (st->fs == SO_FS_XFS)
+	else if (st->fs == FS_XFS)
 		e->fault.fs_flags = xfs_fs_flags();
 	ev_submit(e);
 	return 0;
 }
 
-HOOK(fault, "", fault_entry(vmf, size_arg),
+HOOK(fault, fault_entry(vmf, size_arg),
      ret_exit(IN_FAULT, SO_EV_FAULT_EXIT, ret),
      struct vm_fault *vmf, unsigned long size_arg)
 
@@ -460,7 +458,7 @@ static __always_inline int iter_entry(struct iomap_iter *iter)
 	return 0;
 }
 
-HOOK_ENTRY(iter, "", iter_entry(iter), struct vm_fault *vmf, struct iomap_iter *iter)
+HOOK_ENTRY(fault_iter, iter_entry(iter), struct vm_fault *vmf, struct iomap_iter *iter)
 
 /* ---- the filesystem's iomap_begin ------------------------------------- */
 
@@ -482,7 +480,7 @@ static __always_inline int iomap_entry(struct inode *inode, __u64 offset,
 	st->pin_entry = st->fields_entry = 0;
 	st->dsync_entry = 0;
 	st->has_own_seq = 0;
-	if (fs == SO_FS_EXT4) {
+	if (fs == FS_EXT4) {
 		st->seq_entry = ext4_datasync_tid(inode);
 	} else {
 		xfs_snapshot(inode, &xs);
@@ -517,7 +515,7 @@ static __always_inline int iomap_exit(__s64 ret, __u8 fs)
 	e->iomap.dsync_entry = st->dsync_entry;
 	e->iomap.pin_entry = st->pin_entry;
 	e->iomap.fields_entry = st->fields_entry;
-	if (fs == SO_FS_EXT4) {
+	if (fs == FS_EXT4) {
 		journal_t *j = ext4_journal(inode);
 
 		e->iomap.fs_flags = ext4_fs_flags(inode);
@@ -536,12 +534,12 @@ static __always_inline int iomap_exit(__s64 ret, __u8 fs)
 	return 0;
 }
 
-HOOK(ext4_iomap, "", iomap_entry(inode, offset, length, flags, iomap, SO_FS_EXT4),
-     iomap_exit((int)ret, SO_FS_EXT4), struct inode *inode, loff_t offset,
+HOOK(ext4_iomap, iomap_entry(inode, offset, length, flags, iomap, FS_EXT4),
+     iomap_exit((int)ret, FS_EXT4), struct inode *inode, loff_t offset,
      loff_t length, unsigned int flags, struct iomap *iomap)
 
-HOOK(xfs_iomap, "", iomap_entry(inode, offset, length, flags, iomap, SO_FS_XFS),
-     iomap_exit((int)ret, SO_FS_XFS), struct inode *inode, loff_t offset,
+HOOK(xfs_iomap, iomap_entry(inode, offset, length, flags, iomap, FS_XFS),
+     iomap_exit((int)ret, FS_XFS), struct inode *inode, loff_t offset,
      loff_t length, unsigned int flags, struct iomap *iomap)
 
 /*
@@ -556,7 +554,7 @@ static __always_inline int committing_entry(void *lip, __u64 seq)
 	struct xfs_inode_log_item___so *iip;
 	struct xfs_inode___so *ip;
 
-	if (!have_xfs || !st || !st->in[IN_IOMAP] || st->fs != SO_FS_XFS)
+	if (!have_xfs || !st || !st->in[IN_IOMAP] || st->fs != FS_XFS)
 		return 0;
 	/* INODE_ITEM(lip) */
 	iip = lip - bpf_core_field_offset(struct xfs_inode_log_item___so, ili_item);
@@ -569,7 +567,7 @@ static __always_inline int committing_entry(void *lip, __u64 seq)
 	return 0;
 }
 
-HOOK_ENTRY(committing, "", committing_entry(lip, seq), void *lip, __u64 seq)
+HOOK_ENTRY(xfs_committing, committing_entry(lip, seq), void *lip, __u64 seq)
 
 /* ---- writable insertions ------------------------------------------------ */
 
@@ -593,20 +591,20 @@ static __always_inline int insert_entry(struct vm_area_struct *vma,
 	if (!e)
 		return 0;
 	e->fs = fs;
-	e->size = how == SO_INS_PMD ? SO_SZ_PMD : SO_SZ_PTE;
+	e->size = how == SO_INS_PMD ? FAULT_SZ_PMD : FAULT_SZ_PTE;
 	e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	e->ino = BPF_CORE_READ(inode, i_ino);
 	e->pgoff = pgoff;
 	e->insert.address = address;
 	e->insert.how = how;
 	e->insert.write = write;
-	if (fs == SO_FS_EXT4) {
+	if (fs == FS_EXT4) {
 		journal_t *j = ext4_journal(inode);
 
 		e->insert.commit = jbd2_commit_seq(j);
 		e->insert.running = jbd2_running_tid(j);
 		e->insert.seq = ext4_datasync_tid(inode);
-	} else if (fs == SO_FS_XFS) {
+	} else if (fs == FS_XFS) {
 		struct xfs_snap xs = {};
 
 		xfs_snapshot(inode, &xs);
@@ -637,22 +635,22 @@ static __always_inline int insert_vmf(struct vm_fault *vmf, bool write, __u8 how
 			    BPF_CORE_READ(vmf, pgoff), write, how);
 }
 
-HOOK_ENTRY(ins_mixed, "", insert_vma(vma, addr), struct vm_area_struct *vma,
+HOOK_ENTRY(insert_pte_mixed, insert_vma(vma, addr), struct vm_area_struct *vma,
 	   unsigned long addr)
 
 /* (vmf, page|folio|pfn, bool write) */
-HOOK_ENTRY(ins_w3_pte, "", insert_vmf(vmf, write, SO_INS_PTE), struct vm_fault *vmf,
+HOOK_ENTRY(insert_pte_page, insert_vmf(vmf, write, SO_INS_PTE), struct vm_fault *vmf,
 	   void *x, bool write)
-HOOK_ENTRY(ins_w3_pmd, "", insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
+HOOK_ENTRY(insert_pmd_folio, insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
 	   void *x, bool write)
 
 /* vmf_insert_pfn_pmd(vmf, pfn, write) where it is a function of its own */
-HOOK_ENTRY(ins_pfn_pmd, "", insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
+HOOK_ENTRY(insert_pmd_pfn, insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
 	   void *x, bool write)
 
 /* vmf_insert_pfn_pmd_prot(vmf, pfn_t, pgprot_t, bool write): the two structs
  * are 8 bytes each and travel in registers. */
-HOOK_ENTRY(ins_w4_pmd, "", insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
+HOOK_ENTRY(insert_pmd_prot, insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
 	   __u64 pfn, __u64 prot, bool write)
 
 /* ---- dax_finish_sync_fault and its metadata sync ------------------------ */
@@ -677,7 +675,7 @@ static __always_inline int sync_entry(struct vm_fault *vmf, __u64 size_arg)
 	return 0;
 }
 
-HOOK(sync, "", sync_entry(vmf, size_arg),
+HOOK(sync, sync_entry(vmf, size_arg),
      ret_exit(IN_SYNC, SO_EV_SYNC_EXIT, ret),
      struct vm_fault *vmf, unsigned long size_arg)
 
@@ -715,9 +713,9 @@ static __always_inline int fsync_exit(__s64 ret)
 	e->fsync.end = st->fsync_end;
 	e->fsync.datasync = st->fsync_datasync;
 	e->fsync.ret = (__s32)ret;
-	if (st->fs == SO_FS_EXT4) {
+	if (st->fs == FS_EXT4) {
 		e->fsync.commit = jbd2_commit_seq(ext4_journal(st->fsync_inode));
-	} else if (st->fs == SO_FS_XFS) {
+	} else if (st->fs == FS_XFS) {
 		struct xfs_snap xs = {};
 
 		xfs_snapshot(st->fsync_inode, &xs);
@@ -727,7 +725,7 @@ static __always_inline int fsync_exit(__s64 ret)
 	return 0;
 }
 
-HOOK(fsync, "", fsync_entry(file, start, end, datasync), fsync_exit((int)ret),
+HOOK(fsync, fsync_entry(file, start, end, datasync), fsync_exit((int)ret),
      struct file *file, loff_t start, loff_t end, int datasync)
 
 /* ---- xfs log: checkpoints reaching the log, forces in sync faults ------- */
@@ -742,7 +740,7 @@ static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
 		return 0;
 	log = BPF_CORE_READ(ctx, cil, xc_log);
 	dev = BPF_CORE_READ(log, l_mp, m_super, s_dev);
-	e = ev_dev(SO_EV_XFS_CKPT, SO_FS_XFS, dev);
+	e = ev_dev(SO_EV_XFS_CKPT, FS_XFS, dev);
 	if (!e)
 		return 0;
 	e->log.seq = BPF_CORE_READ(ctx, sequence);
@@ -752,7 +750,7 @@ static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
 	return 0;
 }
 
-HOOK_ENTRY(ckpt, "", ckpt_entry(cctx), struct xfs_cil_ctx___so *cctx)
+HOOK_ENTRY(xfs_ckpt, ckpt_entry(cctx), struct xfs_cil_ctx___so *cctx)
 
 static __always_inline int force_entry(__u64 seq, __u32 flags)
 {
@@ -780,7 +778,7 @@ static __always_inline int force_exit(__s64 ret)
 	return 0;
 }
 
-HOOK(force, "", force_entry(seq, flags), force_exit((int)ret),
+HOOK(xfs_log_force, force_entry(seq, flags), force_exit((int)ret),
      void *mp, __u64 seq, __u32 flags)
 
 /* ---- fs fault handlers (exit only; targets chosen at run time) ---------- */
@@ -803,7 +801,7 @@ static __always_inline int handler_exit(__s64 ret)
 	return 0;
 }
 
-#define HANDLER_SLOT(n) HOOK_EXIT(handler##n, "", handler_exit((__s64)ret))
+#define HANDLER_SLOT(n) HOOK_EXIT(fs_handler##n, handler_exit((__s64)ret))
 
 HANDLER_SLOT(0)
 HANDLER_SLOT(1)
@@ -830,15 +828,15 @@ static __always_inline int on_mkwrite(struct inode *inode, struct vm_fault *vmf,
 	e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	e->ino = BPF_CORE_READ(inode, i_ino);
 	e->pgoff = BPF_CORE_READ(vmf, pgoff);
-	e->pad = no_entry;
+	e->no_entry = no_entry;
 	e->ret = result;
 	ev_submit(e);
 	return 0;
 }
 
-TP_HOOK(mkwrite, dax_insert_pfn_mkwrite, on_mkwrite(inode, vmf, result, 0),
+TP_HOOK(mkwrite, on_mkwrite(inode, vmf, result, 0),
 	struct inode *inode, struct vm_fault *vmf, int result)
-TP_HOOK(mkwrite_no_entry, dax_insert_pfn_mkwrite_no_entry,
+TP_HOOK(mkwrite_no_entry,
 	on_mkwrite(inode, vmf, result, 1),
 	struct inode *inode, struct vm_fault *vmf, int result)
 
@@ -849,7 +847,7 @@ static __always_inline int on_commit_end(journal_t *journal, transaction_t *tran
 	__u32 dev = BPF_CORE_READ(journal, j_fs_dev, bd_dev);
 	struct so_event *e;
 
-	e = ev_dev(SO_EV_JBD2_COMMIT, SO_FS_EXT4, dev);
+	e = ev_dev(SO_EV_JBD2_COMMIT, FS_EXT4, dev);
 	if (!e)
 		return 0;
 	e->log.seq = BPF_CORE_READ(trans, t_tid);
@@ -857,7 +855,7 @@ static __always_inline int on_commit_end(journal_t *journal, transaction_t *tran
 	return 0;
 }
 
-TP_HOOK(commit_end, jbd2_end_commit, on_commit_end(journal, trans),
+TP_HOOK(jbd2_end, on_commit_end(journal, trans),
 	journal_t *journal, transaction_t *trans)
 
 /* -c: follow_fork, in common.bpf.h. */

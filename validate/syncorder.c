@@ -28,6 +28,7 @@
 #include "syncorder.h"
 #include "syncorder_check.h"
 #include "syncorder.skel.h"
+#include "syncorder_probes.h"
 #include "trace_helpers.h"
 
 /* KTAP exit codes (tests/ktap.sh): 0 pass, 1 fail, 4 skip. */
@@ -108,178 +109,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* ---- hooks ------------------------------------------------------------------------ */
+/* ---- probes -------------------------------------------------------------------- */
 
-enum need { N_ALWAYS, N_EXT4, N_XFS, N_PTE, N_PMD, N_OPTIONAL };
-
-struct hook {
-	const char *name;	/* kernel function */
-	enum need need;
-	bool entry, exit;
-	/* resolved */
-	const char *home;	/* BTF holding it (vmlinux/module), NULL if none */
-	const char *ksym;	/* kallsyms name (maybe a .constprop clone) */
-	enum attach_mode mode;
-	int err;
-	struct bpf_program *fentry, *fexit, *kprobe, *kretprobe;
-	struct bpf_link *links[2];
-};
-
-enum {
-	H_FAULT, H_ITER, H_EXT4_IOMAP, H_XFS_IOMAP, H_SYNC, H_FSYNC,
-	H_INS_MIXED, H_INS_PAGE, H_INS_PMD_PROT, H_INS_FOLIO_PMD, H_INS_PFN_PMD,
-	H_CKPT, H_FORCE, H_COMMITTING, H_HANDLER0, H_NR = H_HANDLER0 + SO_NR_HANDLERS
-};
-
-static struct hook hooks[H_NR] = {
-	[H_FAULT] = { "dax_iomap_fault", N_ALWAYS, true, true },
-	[H_ITER] = { "dax_fault_iter", N_OPTIONAL, true, false },
-	[H_EXT4_IOMAP] = { "ext4_iomap_begin", N_EXT4, true, true },
-	[H_XFS_IOMAP] = { "xfs_direct_write_iomap_begin", N_XFS, true, true },
-	[H_SYNC] = { "dax_finish_sync_fault", N_ALWAYS, true, true },
-	[H_FSYNC] = { "vfs_fsync_range", N_ALWAYS, true, true },
-	[H_INS_MIXED] = { "vmf_insert_mixed_mkwrite", N_PTE, true, false },
-	[H_INS_PAGE] = { "vmf_insert_page_mkwrite", N_PTE, true, false },
-	[H_INS_PMD_PROT] = { "vmf_insert_pfn_pmd_prot", N_PMD, true, false },
-	[H_INS_FOLIO_PMD] = { "vmf_insert_folio_pmd", N_PMD, true, false },
-	[H_INS_PFN_PMD] = { "vmf_insert_pfn_pmd", N_PMD, true, false },
-	[H_CKPT] = { "xlog_cil_committed", N_XFS, true, false },
-	[H_FORCE] = { "xfs_log_force_seq", N_OPTIONAL, true, true },
-	[H_COMMITTING] = { "xfs_inode_item_committing", N_OPTIONAL, true, false },
-};
-
-/* The fs fault handlers whose return ends a fault: ext4 funnels every DAX
- * fault through ext4_dax_huge_fault; xfs through __xfs_filemap_fault up to
- * 6.12, later through the four xfs_filemap_* entry points. */
-static const char *const handler_names[] = {
-	"ext4_dax_huge_fault", "__xfs_filemap_fault", "xfs_filemap_fault",
-	"xfs_filemap_huge_fault", "xfs_filemap_page_mkwrite", "xfs_filemap_pfn_mkwrite",
-};
-
-struct tp {
-	const char *name;
-	bool required;
-	enum attach_mode mode;
-	int err;
-	bool in_btf;
-	struct bpf_program *tpbtf, *rawtp;
-	struct bpf_link *link;
-};
-
-enum { T_MKWRITE, T_MKWRITE_NO_ENTRY, T_JBD2_END, T_NR };
-static struct tp tps[T_NR] = {
-	[T_MKWRITE] = { "dax_insert_pfn_mkwrite", true },
-	[T_MKWRITE_NO_ENTRY] = { "dax_insert_pfn_mkwrite_no_entry", false },
-	[T_JBD2_END] = { "jbd2_end_commit", false },
-};
+static struct probe_set probes;
 static struct bpf_link *fork_link;
-static bool have_ext4, have_xfs;
+static bool have_xfs;
 
-static bool ksyms_done;
-static struct ksyms *ksyms;
-
-/* kallsyms names for the hooks: exact, or a compiler clone "name.xxx". */
-static void resolve_ksyms(void)
-{
-	if (ksyms_done)
-		return;
-	ksyms_done = true;
-	verbose("reading /proc/kallsyms");
-	ksyms = ksyms_load();
-	if (!ksyms)
-		verbose("cannot read /proc/kallsyms: %s (kprobes will be tried by name)", strerror(errno));
-	for (int i = 0; i < H_NR; i++)
-		if (hooks[i].name)
-			hooks[i].ksym = ksyms ? ksyms_probe_name(ksyms, hooks[i].name) : hooks[i].name;
-}
-
-static void bind_progs(struct syncorder_bpf *s)
-{
-	BIND_HOOK(hooks[H_FAULT], s, fault);
-	BIND_ENTRY(hooks[H_ITER], s, iter);
-	BIND_HOOK(hooks[H_EXT4_IOMAP], s, ext4_iomap);
-	BIND_HOOK(hooks[H_XFS_IOMAP], s, xfs_iomap);
-	BIND_HOOK(hooks[H_SYNC], s, sync);
-	BIND_HOOK(hooks[H_FSYNC], s, fsync);
-	BIND_ENTRY(hooks[H_INS_MIXED], s, ins_mixed);
-	BIND_ENTRY(hooks[H_INS_PAGE], s, ins_w3_pte);
-	BIND_ENTRY(hooks[H_INS_PMD_PROT], s, ins_w4_pmd);
-	BIND_ENTRY(hooks[H_INS_FOLIO_PMD], s, ins_w3_pmd);
-	BIND_ENTRY(hooks[H_INS_PFN_PMD], s, ins_pfn_pmd);
-	BIND_ENTRY(hooks[H_CKPT], s, ckpt);
-	BIND_HOOK(hooks[H_FORCE], s, force);
-	BIND_ENTRY(hooks[H_COMMITTING], s, committing);
-	BIND_EXIT(hooks[H_HANDLER0 + 0], s, handler0);
-	BIND_EXIT(hooks[H_HANDLER0 + 1], s, handler1);
-	BIND_EXIT(hooks[H_HANDLER0 + 2], s, handler2);
-	BIND_EXIT(hooks[H_HANDLER0 + 3], s, handler3);
-	BIND_EXIT(hooks[H_HANDLER0 + 4], s, handler4);
-	BIND_EXIT(hooks[H_HANDLER0 + 5], s, handler5);
-	BIND_TP(tps[T_MKWRITE], s, mkwrite);
-	BIND_TP(tps[T_MKWRITE_NO_ENTRY], s, mkwrite_no_entry);
-	BIND_TP(tps[T_JBD2_END], s, commit_end);
-}
-
-static void resolve_hooks(void)
-{
-	size_t nh = 0;
-
-	/* Handlers: ext4's, then __xfs_filemap_fault or the outer xfs ones. */
-	for (size_t i = 0; i < sizeof(handler_names) / sizeof(*handler_names); i++) {
-		const char *n = handler_names[i];
-
-		if (!strncmp(n, "xfs_filemap", 11) && kernel_btf_home("__xfs_filemap_fault", BTF_KIND_FUNC))
-			continue;
-		if (kernel_btf_home(n, BTF_KIND_FUNC) && nh < SO_NR_HANDLERS) {
-			hooks[H_HANDLER0 + nh].name = n;
-			hooks[H_HANDLER0 + nh].need = N_OPTIONAL;
-			hooks[H_HANDLER0 + nh].exit = true;
-			nh++;
-		}
-	}
-	for (int i = 0; i < H_NR; i++) {
-		struct hook *h = &hooks[i];
-
-		if (!h->name)
-			continue;
-		h->home = kernel_btf_home(h->name, BTF_KIND_FUNC);
-		/* kallsyms (slow to read) only when BTF does not settle it: a
-		 * required function missing from BTF may still be kprobe-able. */
-		if (!h->home && (h->need == N_ALWAYS || h->need == N_EXT4))
-			resolve_ksyms();
-	}
-	if (env.opt.kprobes)
-		resolve_ksyms();
-	for (int i = 0; i < H_NR; i++) {
-		struct hook *h = &hooks[i];
-
-		if (!h->name)
-			continue;
-		verbose("%s: BTF %s, kallsyms %s", h->name, h->home ? h->home : "none",
-			h->ksym ? h->ksym : "none");
-	}
-	have_ext4 = hooks[H_EXT4_IOMAP].home || hooks[H_EXT4_IOMAP].ksym != NULL;
-	/* xfs needs its module BTF: its types are read with CO-RE. */
-	have_xfs = hooks[H_XFS_IOMAP].home != NULL;
-	for (int i = 0; i < T_NR; i++) {
-		char n[128];
-
-		snprintf(n, sizeof(n), "btf_trace_%s", tps[i].name);
-		tps[i].in_btf = btf__find_by_name_kind(kernel_btf_vmlinux(), n, BTF_KIND_TYPEDEF) > 0;
-	}
-}
-
-static bool hook_exists(const struct hook *h)
-{
-	if (!h->name)
-		return false;
-	if (h->need == N_XFS || h == &hooks[H_FORCE] || h == &hooks[H_COMMITTING])
-		return have_xfs && (h->home || h->ksym);
-	return h->home || h->ksym;
-}
-
-static struct syncorder_bpf *open_and_load(const struct trace_cfg *cfg, bool use_fentry,
-					   bool use_tpbtf, int *errp)
+static struct syncorder_bpf *open_and_load(const struct trace_cfg *cfg, bool fast, int *errp)
 {
 	struct syncorder_bpf *s = syncorder_bpf__open();
 	int err;
@@ -290,47 +126,9 @@ static struct syncorder_bpf *open_and_load(const struct trace_cfg *cfg, bool use
 	}
 	TRACE_CFG_APPLY(s, cfg);
 	s->rodata->have_xfs = have_xfs;
-	bind_progs(s);
-
-	for (int i = 0; i < H_NR; i++) {
-		struct hook *h = &hooks[i];
-		bool exists = hook_exists(h);
-		bool fe = exists && use_fentry && h->home && !env.opt.kprobes;
-
-		if (h->fentry && h->entry) {
-			bpf_program__set_autoload(h->fentry, fe);
-			if (fe)
-				bpf_program__set_attach_target(h->fentry, 0, h->name);
-		}
-		if (h->fexit && h->exit) {
-			bpf_program__set_autoload(h->fexit, fe);
-			if (fe)
-				bpf_program__set_attach_target(h->fexit, 0, h->name);
-		}
-	}
-	/* Slots without a target, and programs of absent hooks. */
-	for (int i = 0; i < H_NR; i++) {
-		struct hook *h = &hooks[i];
-
-		if (!hook_exists(h)) {
-			if (h->fentry)
-				bpf_program__set_autoload(h->fentry, false);
-			if (h->fexit)
-				bpf_program__set_autoload(h->fexit, false);
-		}
-	}
-	if (!have_xfs) {
-		bpf_program__set_autoload(s->progs.kprobe_xfs_iomap, false);
-		bpf_program__set_autoload(s->progs.kretprobe_xfs_iomap, false);
-		bpf_program__set_autoload(s->progs.kprobe_ckpt, false);
-		bpf_program__set_autoload(s->progs.kprobe_force, false);
-		bpf_program__set_autoload(s->progs.kretprobe_force, false);
-		bpf_program__set_autoload(s->progs.kprobe_committing, false);
-	}
-	for (int i = 0; i < T_NR; i++)
-		bpf_program__set_autoload(tps[i].tpbtf, use_tpbtf && tps[i].in_btf && !env.opt.raw_tp);
-
-	err = syncorder_bpf__load(s);
+	err = probe_bind(&probes, s->obj, fast);
+	if (!err)
+		err = syncorder_bpf__load(s);
 	if (err) {
 		*errp = err;
 		syncorder_bpf__destroy(s);
@@ -339,104 +137,23 @@ static struct syncorder_bpf *open_and_load(const struct trace_cfg *cfg, bool use
 	return s;
 }
 
-static void attach_hook(struct hook *h, bool fentry_loaded)
-{
-	h->mode = M_ABSENT;
-	if (!hook_exists(h))
-		return;
-	if (fentry_loaded && h->home && !env.opt.kprobes &&
-	    (!h->entry || h->fentry) && (!h->exit || h->fexit)) {
-		h->err = attach_fentry_pair(h->name, h->entry ? h->fentry : NULL,
-					    h->exit ? h->fexit : NULL, h->links);
-		if (!h->err) {
-			h->mode = M_FENTRY;
-			return;
-		}
-	}
-	resolve_ksyms();
-	if (!h->ksym) {
-		h->mode = M_FAILED;
-		if (!h->err)
-			h->err = -ENOENT;
-		return;
-	}
-	h->err = attach_kprobe_pair(h->ksym, h->entry ? h->kprobe : NULL,
-				    h->exit ? h->kretprobe : NULL, h->links);
-	h->mode = h->err ? M_FAILED : M_KPROBE;
-}
-
-static void attach_tp(struct tp *t, bool tpbtf_loaded)
-{
-	t->mode = attach_tracepoint(t->name, t->tpbtf, t->rawtp,
-				    tpbtf_loaded && t->in_btf && !env.opt.raw_tp, &t->link, &t->err);
-}
-
-static void attach_all(bool fentry_loaded, bool tpbtf_loaded)
-{
-	/* Exits of the outer functions before anything else. */
-	static const int order[] = {
-		H_HANDLER0, H_HANDLER0 + 1, H_HANDLER0 + 2, H_HANDLER0 + 3,
-		H_HANDLER0 + 4, H_HANDLER0 + 5, H_FAULT, H_SYNC, H_FSYNC,
-		H_EXT4_IOMAP, H_XFS_IOMAP, H_ITER, H_FORCE, H_CKPT, H_COMMITTING,
-		H_INS_MIXED, H_INS_PAGE, H_INS_PMD_PROT, H_INS_FOLIO_PMD, H_INS_PFN_PMD,
-	};
-
-	for (int i = 0; i < T_NR; i++)
-		attach_tp(&tps[i], tpbtf_loaded);
-	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++)
-		attach_hook(&hooks[order[i]], fentry_loaded);
-}
-
 static void detach_all(void)
 {
-	for (int i = 0; i < H_NR; i++)
-		destroy_links(hooks[i].links, 2);
-	for (int i = 0; i < T_NR; i++)
-		destroy_links(&tps[i].link, 1);
+	probe_detach(&probes);
 	destroy_links(&fork_link, 1);
 }
 
-static bool attached(const struct hook *h)
+/* Why xfs faults go unchecked, when they do. */
+static const char *xfs_unchecked_why(void)
 {
-	return h->mode == M_FENTRY || h->mode == M_KPROBE;
-}
+	static char why[192];
+	const struct probe_target *t = probe_first(&probes, HOOK_XFS_IOMAP);
 
-/* Every hook the check cannot do without, or why not. */
-static bool probes_ok(char *why, size_t len)
-{
-	bool pte = false, pmd = false, pmd_exists = false;
-	size_t off = 0;
-
-	why[0] = '\0';
-#define WHY(...) (off += (size_t)snprintf(why + off, off < len ? len - off : 0, __VA_ARGS__))
-	for (int i = 0; i < H_NR; i++) {
-		const struct hook *h = &hooks[i];
-
-		if (!h->name)
-			continue;
-		if (h->need == N_PTE && attached(h))
-			pte = true;
-		if (h->need == N_PMD) {
-			pmd_exists |= hook_exists(h);
-			pmd |= attached(h);
-		}
-		if ((h->need == N_ALWAYS || (h->need == N_EXT4 && have_ext4) ||
-		     (h->need == N_XFS && have_xfs)) && !attached(h))
-			WHY("%s%s: %s", off ? "; " : "", h->name,
-			    !hook_exists(h) ? "not in this kernel" :
-			    h->err ? strerror(-h->err) : "not attached");
-	}
-	if (!pte)
-		WHY("%sno PTE insertion helper (vmf_insert_mixed_mkwrite/vmf_insert_page_mkwrite) attached",
-		    off ? "; " : "");
-	if (pmd_exists && !pmd)
-		WHY("%sno PMD insertion helper attached", off ? "; " : "");
-	for (int i = 0; i < T_NR; i++)
-		if (tps[i].required && tps[i].mode != M_TPBTF && tps[i].mode != M_RAWTP)
-			WHY("%stracepoint %s: %s", off ? "; " : "", tps[i].name,
-			    tps[i].err ? strerror(-tps[i].err) : "not attached");
-#undef WHY
-	return off == 0;
+	if (t && t->cand && t->missing[0])
+		snprintf(why, sizeof(why), "xfs BTF lacks %s", t->missing);
+	else
+		snprintf(why, sizeof(why), "xfs not loaded");
+	return why;
 }
 
 /* ---- running ------------------------------------------------------------------- */
@@ -472,20 +189,6 @@ struct run {
 	unsigned long long counters[SO_C_NR];
 };
 
-static void attach_summary(char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < H_NR; i++)
-		if (hooks[i].name && hooks[i].mode != M_ABSENT)
-			off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s %s",
-						off ? ", " : "", hooks[i].name, mode_names[hooks[i].mode]);
-	for (int i = 0; i < T_NR; i++)
-		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s %s",
-					off ? ", " : "", tps[i].name, mode_names[tps[i].mode]);
-}
-
 static bool is_protocol(enum sc_kind k)
 {
 	return k >= SC_V_INSERT_IN_NEEDDSYNC && k < SC_V_NR;
@@ -501,8 +204,8 @@ static void print_report_text(const struct sc_report *r, size_t n)
 	printf("# %s %zu: %s: pid %u (%.*s) tid %u, dev %u:%u ino %llu pgoff %llu, %s %s write fault\n",
 	       sc_kind_is_violation(r->kind) ? "violation" : "error", n, sc_kind_name(r->kind),
 	       r->pid, SO_COMM_LEN, r->comm, r->tid, r->dev >> 20, r->dev & 0xfffff,
-	       (unsigned long long)r->ino, (unsigned long long)r->pgoff, sc_fs_name(r->fs),
-	       sc_size_name(r->size));
+	       (unsigned long long)r->ino, (unsigned long long)r->pgoff, fault_fs_name(r->fs),
+	       fault_size_name(r->size));
 	printf("#   %s\n", r->text);
 	if (r->nseq) {
 		printf("#   events:\n");
@@ -569,7 +272,7 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 	printf("KTAP version 1\n1..%d\n", env.opt.cmd ? 6 : 5);
 	printf("# syncorder on %s; dax_iomap_fault 2nd argument: %s\n", ri->uts.release,
 	       ri->size_is_order ? "order" : "enum page_entry_size");
-	attach_summary(buf, sizeof(buf));
+	probe_summary(&probes, buf, sizeof(buf));
 	printf("# probes: %s\n", buf);
 	if (!ri->loaded || !ri->probes_ok) {
 		RESULT(false, "probes_attached", "%s", ri->probe_why);
@@ -581,14 +284,18 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 			SKIPPED("workload", "not run");
 		goto totals;
 	}
-	RESULT(true, "probes_attached", "%s", have_xfs ? "ext4 and xfs" : "ext4 (xfs not loaded)");
+	if (have_xfs)
+		RESULT(true, "probes_attached", "ext4 and xfs");
+	else
+		RESULT(true, "probes_attached", "ext4 (%s)", xfs_unchecked_why());
 
 	v = count_kinds(c, is_stream_error);
 	print_group(c, is_stream_error, &shown);
-	RESULT(!v && !ri->counters[SO_C_STATE_FULL],
-	       "event_stream_complete", "%llu events, %llu lost, %llu checker errors, task table full %llu, "
-	       "%llu faults already in flight at attach skipped",
-	       st->events, st->drops, v, ri->counters[SO_C_STATE_FULL], st->skipped_in_flight);
+	RESULT(!v && !ri->counters[SO_C_STATE_FULL] && !c->out_of_memory,
+	       "event_stream_complete", "%llu events (%llu sent), %llu lost, %llu checker errors, "
+	       "task table full %llu, %llu faults already in flight at attach skipped%s",
+	       st->events, ri->counters[SO_C_EVENTS], st->drops, v, ri->counters[SO_C_STATE_FULL],
+	       st->skipped_in_flight, c->out_of_memory ? ", checker out of memory" : "");
 
 	print_group(c, is_unsupported, &shown);
 	if (c->by_kind[SC_E_UNSUPPORTED])
@@ -653,14 +360,7 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_kv_string(&w, "kernel", ri->uts.release);
 	json_kv_string(&w, "result", result == 0 || result == 1 || result == 4 ? results[result] : "?");
 	json_kv_string(&w, "size_arg", ri->size_is_order ? "order" : "enum page_entry_size");
-	json_key(&w, "attach");
-	json_begin_object(&w);
-	for (int i = 0; i < H_NR; i++)
-		if (hooks[i].name)
-			json_kv_string(&w, hooks[i].name, mode_names[hooks[i].mode]);
-	for (int i = 0; i < T_NR; i++)
-		json_kv_string(&w, tps[i].name, mode_names[tps[i].mode]);
-	json_end_object(&w);
+	probe_json(&probes, &w);
 	json_kv_bool(&w, "probes_ok", ri->loaded && ri->probes_ok);
 	if (!ri->probes_ok)
 		json_kv_string(&w, "probes_error", ri->probe_why);
@@ -677,6 +377,10 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_kv_uint(&w, "events", st->events);
 	json_kv_uint(&w, "events_lost", st->drops);
 	json_kv_uint(&w, "task_table_full", ri->counters[SO_C_STATE_FULL]);
+	json_kv_uint(&w, "events_sent", ri->counters[SO_C_EVENTS]);
+	json_kv_uint(&w, "sync_write_faults_entered", ri->counters[SO_C_FAULTS]);
+	json_kv_uint(&w, "journal_handle_mismatch", ri->counters[SO_C_JOURNAL_HANDLE_MISMATCH]);
+	json_kv_bool(&w, "checker_out_of_memory", c->out_of_memory);
 	json_kv_uint(&w, "faults", st->faults);
 	json_kv_uint(&w, "faults_ext4", st->faults_ext4);
 	json_kv_uint(&w, "faults_xfs", st->faults_xfs);
@@ -751,8 +455,8 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 		json_kv_string(&w, "dev", buf);
 		json_kv_uint(&w, "ino", r->ino);
 		json_kv_uint(&w, "pgoff", r->pgoff);
-		json_kv_string(&w, "fs", sc_fs_name(r->fs));
-		json_kv_string(&w, "size", sc_size_name(r->size));
+		json_kv_string(&w, "fs", fault_fs_name(r->fs));
+		json_kv_string(&w, "size", fault_size_name(r->size));
 		if (r->has_required)
 			json_kv_uint(&w, "required", r->required);
 		json_kv_string(&w, "diagnosis", r->text);
@@ -782,7 +486,6 @@ int main(int argc, char **argv)
 	bool no_btf = false;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct held_cmd cmd = HELD_CMD_INIT;
-	bool fentry_loaded = true, tpbtf_loaded = true;
 	int err, ret = KTAP_FAIL;
 	int fentry_err = 0;
 	time_t deadline = 0;
@@ -821,15 +524,21 @@ int main(int argc, char **argv)
 	verbose("vmlinux BTF loaded");
 	kernel_btf_load_modules();
 	verbose("module BTF loaded");
-	resolve_hooks();
-	verbose("hooks resolved");
+	if (probe_resolve(&probes, &probe_running_kernel, syncorder_uses,
+			  sizeof(syncorder_uses) / sizeof(*syncorder_uses), env.opt.kprobes,
+			  env.opt.raw_tp)) {
+		snprintf(ri.probe_why, sizeof(ri.probe_why), "more probe targets than PROBE_MAX_TARGETS");
+		goto report_unusable;
+	}
+	probe_print_resolved(&probes);
+	have_xfs = probe_usable(&probes, HOOK_XFS_IOMAP);
 	cfg.size_is_order = ri.size_is_order;
 	cfg.pmd_order = detect_pmd_order();
 	cfg.filter = env.opt.cmd || env.opt.pid;
 	cfg.follow_forks = env.opt.cmd != NULL;
-	verbose("dax_iomap_fault size argument is %s; PMD order %u; xfs %s",
+	verbose("dax_iomap_fault size argument is %s; PMD order %u; xfs: %s",
 		ri.size_is_order ? "an order" : "enum page_entry_size", cfg.pmd_order,
-		have_xfs ? "present" : "not loaded (xfs faults will not be checked)");
+		have_xfs ? "present" : xfs_unchecked_why());
 
 	if (env.opt.cmd) {
 		if (held_cmd_spawn(&cmd, env.opt.cmd)) {
@@ -839,21 +548,24 @@ int main(int argc, char **argv)
 		ri.child = cmd.pid;
 	}
 
-	skel = open_and_load(&cfg, true, true, &err);
-	if (!skel) {
+	skel = open_and_load(&cfg, true, &err);
+	if (!skel && !probes.missing_prog[0]) {
 		verbose("load failed (%s); retrying with kprobes and raw_tp only", strerror(-err));
 		fentry_err = err;
-		fentry_loaded = tpbtf_loaded = false;
-		skel = open_and_load(&cfg, false, false, &err);
+		skel = open_and_load(&cfg, false, &err);
 	}
 	if (!skel) {
-		snprintf(ri.probe_why, sizeof(ri.probe_why), "cannot load the BPF programs: %s%s",
-			 strerror(-err), err == -EPERM ? " (not root, or BPF restricted)" : "");
+		if (probes.missing_prog[0])
+			snprintf(ri.probe_why, sizeof(ri.probe_why), "the BPF object lacks program %s",
+				 probes.missing_prog);
+		else
+			snprintf(ri.probe_why, sizeof(ri.probe_why), "cannot load the BPF programs: %s%s",
+				 strerror(-err), err == -EPERM ? " (not root, or BPF restricted)" : "");
 		goto report_unusable;
 	}
 	verbose("loaded");
 	ri.loaded = true;
-	attach_all(fentry_loaded, tpbtf_loaded);
+	probe_attach(&probes);
 	{
 		struct timespec now;
 
@@ -862,7 +574,7 @@ int main(int argc, char **argv)
 		sc_set_attach_time(chk, (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec);
 	}
 	verbose("attached");
-	ri.probes_ok = probes_ok(ri.probe_why, sizeof(ri.probe_why));
+	ri.probes_ok = probe_ok(&probes, ri.probe_why, sizeof(ri.probe_why));
 	if (!ri.probes_ok) {
 		bool no_kprobes = kprobes_unavailable();
 		size_t l = strlen(ri.probe_why);
@@ -973,7 +685,7 @@ cleanup:
 	syncorder_bpf__destroy(skel);
 	verbose("destroyed");
 	kernel_btf_free();
-	ksyms_free(ksyms);
+	probe_kernel_free();
 	sc_free(chk);
 	return ret;
 }

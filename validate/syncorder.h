@@ -12,10 +12,12 @@
 #ifndef SYNCORDER_H
 #define SYNCORDER_H
 
-#define SO_COMM_LEN		16
-#define SO_NR_HANDLERS		6	/* fs fault handler slots (exit only) */
+#include "kinds.h"	/* fault_fs, fault_size: event.fs, event.size */
 
-/* Kernel ABI values the check relies on (reference §2). */
+#define SO_COMM_LEN		16
+
+/* Kernel ABI values the check relies on (include/linux/mm.h, mm_types.h,
+ * iomap.h, fs/xfs/xfs_log.h): stable since 4.15. */
 #define SO_VM_SYNC		0x00800000ULL	/* include/linux/mm.h bit 23 */
 #define SO_VM_SHARED		0x00000008ULL
 #define SO_VM_FAULT_SIGBUS	0x0002
@@ -49,8 +51,6 @@ enum so_ev_type {
 	SO_EV_NR
 };
 
-enum so_fs { SO_FS_OTHER, SO_FS_EXT4, SO_FS_XFS };
-enum so_size { SO_SZ_PTE, SO_SZ_PMD, SO_SZ_OTHER };
 
 /* fault.fs_flags */
 #define SO_FSF_EXT4_FAST_COMMIT	0x1	/* s_mount_opt2 & EXT4_MOUNT2_JOURNAL_FAST_COMMIT */
@@ -142,9 +142,9 @@ struct so_event {
 	__u32 tid;
 	__u32 dev;		/* kernel dev_t of the fs: major << 20 | minor */
 	__u8 type;		/* enum so_ev_type */
-	__u8 fs;		/* enum so_fs */
-	__u8 size;		/* enum so_size */
-	__u8 pad;
+	__u8 fs;		/* enum fault_fs */
+	__u8 size;		/* enum fault_size */
+	__u8 no_entry;		/* MKWRITE: the _no_entry variant */
 	__u64 ino;
 	__u64 pgoff;
 	union {
@@ -158,8 +158,6 @@ struct so_event {
 	};
 	char comm[SO_COMM_LEN];
 };
-
-/* MKWRITE: pad = 1 for the _no_entry variant. */
 
 enum so_counter {
 	SO_C_EVENTS,		/* records submitted */

@@ -92,16 +92,6 @@ bool sc_kind_is_violation(enum sc_kind k)
 	return k < SC_V_NR;
 }
 
-const char *sc_fs_name(int fs)
-{
-	return fs == SO_FS_EXT4 ? "ext4" : fs == SO_FS_XFS ? "xfs" : "other";
-}
-
-const char *sc_size_name(int size)
-{
-	return size == SO_SZ_PTE ? "pte" : size == SO_SZ_PMD ? "pmd" : "other";
-}
-
 /* ---- formatting ------------------------------------------------------------ */
 
 struct bitname {
@@ -132,10 +122,10 @@ static void bits(char *buf, size_t len, unsigned long long v,
 
 static void vmret(char *buf, size_t len, unsigned long long v)
 {
-	bits(buf, len, v, NAMES({ 0x1, "OOM" }, { 0x2, "SIGBUS" }, { 0x4, "MAJOR" },
-			      { 0x100, "NOPAGE" }, { 0x200, "LOCKED" }, { 0x400, "RETRY" },
-			      { 0x800, "FALLBACK" }, { 0x1000, "DONE_COW" },
-			      { 0x2000, "NEEDDSYNC" }, { 0x4000, "COMPLETED" }),
+	bits(buf, len, v, NAMES({ 0x1, "OOM" }, { SO_VM_FAULT_SIGBUS, "SIGBUS" }, { 0x4, "MAJOR" },
+			      { SO_VM_FAULT_NOPAGE, "NOPAGE" }, { 0x200, "LOCKED" }, { 0x400, "RETRY" },
+			      { SO_VM_FAULT_FALLBACK, "FALLBACK" }, { 0x1000, "DONE_COW" },
+			      { SO_VM_FAULT_NEEDDSYNC, "NEEDDSYNC" }, { 0x4000, "COMPLETED" }),
 	     10);
 }
 
@@ -158,7 +148,7 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 	switch (e->type) {
 	case SO_EV_FAULT_ENTER:
 		snprintf(buf, len, "dax_iomap_fault(pgoff %llu, %s, write, addr 0x%llx, i_size %llu)",
-			 (unsigned long long)e->pgoff, sc_size_name(e->size),
+			 (unsigned long long)e->pgoff, fault_size_name(e->size),
 			 (unsigned long long)e->fault.address,
 			 (unsigned long long)e->fault.i_size);
 		break;
@@ -173,7 +163,7 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 			snprintf(own, sizeof(own), "%llu", (unsigned long long)e->iomap.own);
 		else
 			snprintf(own, sizeof(own), "none");
-		if (e->fs == SO_FS_EXT4) {
+		if (e->fs == FS_EXT4) {
 			snprintf(buf, len, "ext4_iomap_begin(%llu+%llu, %s) = %d: flags %s %s, "
 				 "i_datasync_tid %llu -> %llu, handle tid %s, j_commit_sequence %llu",
 				 (unsigned long long)e->iomap.offset,
@@ -203,7 +193,7 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 			 iomap_type(e->iter.iomap_type), b);
 		break;
 	case SO_EV_INSERT:
-		if (e->fs == SO_FS_EXT4) {
+		if (e->fs == FS_EXT4) {
 			char run[32] = "none";
 
 			if (e->insert.running != ~0ULL)
@@ -223,7 +213,7 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 		break;
 	case SO_EV_SYNC_ENTER:
 		snprintf(buf, len, "dax_finish_sync_fault(pgoff %llu, %s)",
-			 (unsigned long long)e->pgoff, sc_size_name(e->size));
+			 (unsigned long long)e->pgoff, fault_size_name(e->size));
 		break;
 	case SO_EV_SYNC_EXIT:
 		vmret(a, sizeof(a), (__u32)e->ret);
@@ -235,13 +225,13 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 		break;
 	case SO_EV_FSYNC_EXIT:
 		snprintf(buf, len, "vfs_fsync_range returned %d (%s %llu)", e->fsync.ret,
-			 e->fs == SO_FS_EXT4 ? "j_commit_sequence" : "pincount",
+			 e->fs == FS_EXT4 ? "j_commit_sequence" : "pincount",
 			 (unsigned long long)e->fsync.commit);
 		break;
 	case SO_EV_MKWRITE:
 		vmret(a, sizeof(a), (__u32)e->ret);
 		snprintf(buf, len, "dax_insert_pfn_mkwrite%s(pgoff %llu) %s",
-			 e->pad ? "_no_entry" : "", (unsigned long long)e->pgoff, a);
+			 e->no_entry ? "_no_entry" : "", (unsigned long long)e->pgoff, a);
 		break;
 	case SO_EV_HANDLER_EXIT:
 		vmret(a, sizeof(a), (__u32)e->ret);
@@ -311,8 +301,11 @@ static struct sc_task *task_get(struct sc_checker *c, __u32 tid, bool create)
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		perror("syncorder");
-		exit(1);
+		static struct sc_task scratch;
+
+		c->out_of_memory = true;
+		memset(&scratch, 0, sizeof(scratch));
+		return &scratch;
 	}
 	t->tid = tid;
 	t->next = *b;
@@ -330,8 +323,11 @@ static struct sc_dev *dev_get(struct sc_checker *c, __u32 dev)
 		struct sc_dev *d = realloc(c->devs, cap * sizeof(*d));
 
 		if (!d) {
-			perror("syncorder");
-			exit(1);
+			static struct sc_dev scratch;
+
+			c->out_of_memory = true;
+			memset(&scratch, 0, sizeof(scratch));
+			return &scratch;
 		}
 		c->devs = d;
 		c->capdevs = cap;
@@ -353,8 +349,11 @@ static struct sc_proc *proc_get(struct sc_checker *c, const struct so_event *e)
 
 		p = realloc(c->procs, cap * sizeof(*p));
 		if (!p) {
-			perror("syncorder");
-			exit(1);
+			static struct sc_proc scratch;
+
+			c->out_of_memory = true;
+			memset(&scratch, 0, sizeof(scratch));
+			return &scratch;
 		}
 		c->procs = p;
 		c->capprocs = cap;
@@ -477,9 +476,9 @@ static enum req required(const struct sc_fault *f, __u64 *req)
 	bool isnew;
 
 	if (!f->have_iomap)
-		return f->enter.fs == SO_FS_OTHER ? REQ_UNSUPPORTED : REQ_ERROR;
+		return f->enter.fs == FS_OTHER ? REQ_UNSUPPORTED : REQ_ERROR;
 	isnew = m->iomap_flags & SO_IOMAP_F_NEW;
-	if (f->iomap.fs == SO_FS_EXT4) {
+	if (f->iomap.fs == FS_EXT4) {
 		if ((m->fs_flags | f->enter.fault.fs_flags) &
 		    (SO_FSF_EXT4_FAST_COMMIT | SO_FSF_EXT4_NO_JOURNAL))
 			return REQ_UNSUPPORTED;
@@ -509,7 +508,7 @@ static bool durable(struct sc_checker *c, const struct so_event *ins, __u64 req)
 {
 	struct sc_dev *d;
 
-	if (ins->fs == SO_FS_EXT4)
+	if (ins->fs == FS_EXT4)
 		return sc_tid_geq((__u32)ins->insert.commit, (__u32)req);
 	/* xfs: the inode unpinned (every checkpoint holding it is on the
 	 * log), a checkpoint at or after req completed, or a synchronous
@@ -525,7 +524,7 @@ static void commit_state(struct sc_checker *c, const struct so_event *ins,
 {
 	struct sc_dev *d;
 
-	if (ins->fs == SO_FS_EXT4) {
+	if (ins->fs == FS_EXT4) {
 		snprintf(buf, len, "j_commit_sequence %llu", (unsigned long long)ins->insert.commit);
 		return;
 	}
@@ -540,7 +539,7 @@ static void commit_state(struct sc_checker *c, const struct so_event *ins,
 
 static const char *what(int fs)
 {
-	return fs == SO_FS_EXT4 ? "transaction" : "log sequence";
+	return fs == FS_EXT4 ? "transaction" : "log sequence";
 }
 
 /* Check an insertion against the fault's requirement. */
@@ -555,7 +554,7 @@ static void check_commit(struct sc_checker *c, struct sc_fault *f,
 	if (r == REQ_ERROR) {
 		report(c, f, ins, SC_E_NO_IOMAP,
 		       "writable entry installed but no %s iomap_begin record for the fault: cannot check it",
-		       sc_fs_name(f->enter.fs));
+		       fault_fs_name(f->enter.fs));
 		return;
 	}
 	if (r == REQ_UNSUPPORTED) {
@@ -579,7 +578,7 @@ static void check_commit(struct sc_checker *c, struct sc_fault *f,
 	c->st.checked++;
 	proc_get(c, ins)->checked++;
 	if (r == REQ_NONE || durable(c, ins, req)) {
-		if (ins->fs == SO_FS_EXT4 ? !sc_tid_geq((__u32)ins->insert.commit, (__u32)ins->insert.seq) :
+		if (ins->fs == FS_EXT4 ? !sc_tid_geq((__u32)ins->insert.commit, (__u32)ins->insert.seq) :
 		    ins->insert.pin > 0)
 			c->st.naive_flagged++, proc_get(c, ins)->naive_flagged++;
 		return;
@@ -608,7 +607,7 @@ static bool same_page(const struct sc_fault *f, const struct so_event *e)
 {
 	if (e->dev != f->enter.dev || e->ino != f->enter.ino)
 		return false;
-	if (f->enter.size == SO_SZ_PMD)
+	if (f->enter.size == FAULT_SZ_PMD)
 		return e->pgoff >> 9 == f->enter.pgoff >> 9;
 	return e->pgoff == f->enter.pgoff;
 }
@@ -640,13 +639,13 @@ static void on_fault_enter(struct sc_checker *c, struct sc_task *t, const struct
 	seq_add(f, e);
 	c->st.faults++;
 	proc_get(c, e)->faults++;
-	if (e->fs == SO_FS_EXT4)
+	if (e->fs == FS_EXT4)
 		c->st.faults_ext4++;
-	else if (e->fs == SO_FS_XFS)
+	else if (e->fs == FS_XFS)
 		c->st.faults_xfs++;
 	else
 		c->st.faults_other++;
-	if (e->size == SO_SZ_PMD)
+	if (e->size == FAULT_SZ_PMD)
 		c->st.faults_pmd++;
 	else
 		c->st.faults_pte++;
@@ -788,11 +787,185 @@ void sc_set_attach_time(struct sc_checker *c, __u64 ns)
 	c->attach_set = true;
 }
 
+/* The iomap the filesystem returned, or the one DAX acts on. */
+static void on_iomap_record(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_IN_FAULT) {
+		report(c, NULL, e, SC_E_SEQUENCE, "iomap record outside dax_iomap_fault");
+		return;
+	}
+	seq_add(f, e);
+	if (e->type == SO_EV_IOMAP) {
+		f->have_iomap = true;
+		f->iomap = *e;
+		if (e->iomap.iomap_flags & SO_IOMAP_F_NEW)
+			c->st.allocating++, proc_get(c, e)->allocating++;
+	} else {
+		f->have_iter = true;
+		f->iter = *e;
+	}
+}
+
+/* dax_iomap_fault returned: NEEDDSYNC means a sync must follow. */
+static void on_fault_exit(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_IN_FAULT) {
+		report(c, NULL, e, SC_E_SEQUENCE, "dax_iomap_fault return without its entry");
+		return;
+	}
+	seq_add(f, e);
+	f->ret = (__u32)e->ret;
+	if (f->ret & SO_VM_FAULT_NEEDDSYNC) {
+		c->st.needdsync++;
+		proc_get(c, e)->needdsync++;
+		if (f->n_direct)
+			report(c, f, e, SC_V_INSERT_IN_NEEDDSYNC,
+			       "dax_iomap_fault returned NEEDDSYNC after installing a writable entry");
+		f->state = F_AWAIT_SYNC;
+	} else {
+		if (f->n_direct && f->have_iter &&
+		    (f->iter.iter.iomap_flags & SO_IOMAP_F_DIRTY) &&
+		    (f->iter.iter.iter_flags & SO_IOMAP_WRITE))
+			report(c, f, e, SC_V_DIRTY_NOT_SYNC,
+			       "IOMAP_F_DIRTY reached dax_fault_iter on a VM_SYNC write fault, "
+			       "yet a writable entry went in and no NEEDDSYNC was returned");
+		f->state = F_DONE;
+	}
+}
+
+/* dax_finish_sync_fault: the sync of the NEEDDSYNC fault before it. */
+static void on_sync_enter(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_AWAIT_SYNC) {
+		struct sc_fault tmp = { 0 };
+
+		tmp.enter = *e;
+		seq_add(&tmp, e);
+		report(c, &tmp, e, SC_E_SEQUENCE,
+		       "dax_finish_sync_fault without a preceding NEEDDSYNC fault in the task");
+		/* Track it anyway so its insertion is checked. */
+		memset(f, 0, sizeof(*f));
+		f->enter = *e;
+		f->enter.fault.fs_flags = 0;
+		f->state = F_IN_SYNC;
+		seq_add(f, e);
+		return;
+	}
+	seq_add(f, e);
+	c->st.syncs++;
+	if (!same_page(f, e))
+		report(c, f, e, SC_V_WRONG_PAGE,
+		       "dax_finish_sync_fault for pgoff %llu after the NEEDDSYNC fault on pgoff %llu",
+		       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+	f->state = F_IN_SYNC;
+}
+
+/* The metadata sync inside dax_finish_sync_fault. */
+static void on_fsync(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_IN_SYNC) {
+		report(c, NULL, e, SC_E_SEQUENCE, "metadata sync outside dax_finish_sync_fault");
+		return;
+	}
+	seq_add(f, e);
+	f->fsync_start = e->fsync.start;
+	f->fsync_end = e->fsync.end;
+	if (e->type == SO_EV_FSYNC_ENTER) {
+		f->fsync_entered = true;
+	} else {
+		f->fsync_done = true;
+		f->fsync_ret = e->fsync.ret;
+	}
+}
+
+/* An xfs log force: how far the log is known on disk. */
+static void on_xfs_force(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state == F_IN_SYNC)
+		seq_add(f, e);
+	c->st.xfs_forces++;
+	if (e->log.ret == 0 && (e->log.aux & SO_XFS_LOG_SYNC)) {
+		struct sc_dev *d = dev_get(c, e->dev);
+
+		if (!d->has_forced || e->log.seq > d->forced) {
+			d->forced = e->log.seq;
+			d->has_forced = true;
+		}
+	}
+}
+
+/* fs_dax:dax_insert_pfn_mkwrite(_no_entry): the writable entry of a sync fault. */
+static void on_mkwrite(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (e->no_entry)
+		c->st.no_entry++;
+	if (f->state != F_IN_SYNC) {
+		report(c, NULL, e, SC_E_SEQUENCE, "dax_insert_pfn_mkwrite outside dax_finish_sync_fault");
+		return;
+	}
+	seq_add(f, e);
+	f->mkwrite_seen = true;
+	if (!same_page(f, e))
+		report(c, f, e, SC_V_WRONG_PAGE,
+		       "dax_insert_pfn_mkwrite for pgoff %llu in the sync of the fault on pgoff %llu",
+		       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+	if (!e->no_entry && !f->n_sync)
+		report(c, f, e, SC_E_SEQUENCE,
+		       "dax_insert_pfn_mkwrite fired but the insertion itself was not observed");
+	else if (!e->no_entry && !f->fsync_done)
+		report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
+		       "dax_insert_pfn_mkwrite before the metadata sync returned");
+}
+
+/* dax_finish_sync_fault returned. */
+static void on_sync_exit(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_IN_SYNC) {
+		report(c, NULL, e, SC_E_SEQUENCE, "dax_finish_sync_fault return without its entry");
+		return;
+	}
+	seq_add(f, e);
+	if (f->fsync_done && f->fsync_ret == 0 && !f->mkwrite_seen)
+		report(c, f, e, SC_E_SEQUENCE,
+		       "metadata sync succeeded but dax_insert_pfn_mkwrite was not seen");
+	if (!f->fsync_entered && !f->n_sync)
+		report(c, f, e, SC_E_SEQUENCE,
+		       "dax_finish_sync_fault returned without a metadata sync (vfs_fsync_range hook missed?)");
+	f->state = F_DONE;
+}
+
+/* The fs fault handler returned: nothing of the fault is in flight. */
+static void on_handler_exit(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (f->state != F_NONE) {
+		seq_add(f, e);
+		end_fault(c, t, "the fault handler returned");
+	}
+}
+
 void sc_feed(struct sc_checker *c, const struct so_event *e)
 {
 	struct sc_task *t;
 	struct sc_fault *f;
 
+	if (c->out_of_memory)
+		return;
 	c->st.events++;
 	if (e->type == SO_EV_JBD2_COMMIT || e->type == SO_EV_XFS_CKPT) {
 		on_global(c, e);
@@ -811,140 +984,32 @@ void sc_feed(struct sc_checker *c, const struct so_event *e)
 		break;
 	case SO_EV_IOMAP:
 	case SO_EV_FAULT_ITER:
-		if (f->state != F_IN_FAULT) {
-			report(c, NULL, e, SC_E_SEQUENCE, "iomap record outside dax_iomap_fault");
-			break;
-		}
-		seq_add(f, e);
-		if (e->type == SO_EV_IOMAP) {
-			f->have_iomap = true;
-			f->iomap = *e;
-			if (e->iomap.iomap_flags & SO_IOMAP_F_NEW)
-				c->st.allocating++, proc_get(c, e)->allocating++;
-		} else {
-			f->have_iter = true;
-			f->iter = *e;
-		}
+		on_iomap_record(c, t, e);
 		break;
 	case SO_EV_INSERT:
 		on_insert(c, t, e);
 		break;
 	case SO_EV_FAULT_EXIT:
-		if (f->state != F_IN_FAULT) {
-			report(c, NULL, e, SC_E_SEQUENCE, "dax_iomap_fault return without its entry");
-			break;
-		}
-		seq_add(f, e);
-		f->ret = (__u32)e->ret;
-		if (f->ret & SO_VM_FAULT_NEEDDSYNC) {
-			c->st.needdsync++;
-			proc_get(c, e)->needdsync++;
-			if (f->n_direct)
-				report(c, f, e, SC_V_INSERT_IN_NEEDDSYNC,
-				       "dax_iomap_fault returned NEEDDSYNC after installing a writable entry");
-			f->state = F_AWAIT_SYNC;
-		} else {
-			if (f->n_direct && f->have_iter &&
-			    (f->iter.iter.iomap_flags & SO_IOMAP_F_DIRTY) &&
-			    (f->iter.iter.iter_flags & SO_IOMAP_WRITE))
-				report(c, f, e, SC_V_DIRTY_NOT_SYNC,
-				       "IOMAP_F_DIRTY reached dax_fault_iter on a VM_SYNC write fault, "
-				       "yet a writable entry went in and no NEEDDSYNC was returned");
-			f->state = F_DONE;
-		}
+		on_fault_exit(c, t, e);
 		break;
 	case SO_EV_SYNC_ENTER:
-		if (f->state != F_AWAIT_SYNC) {
-			struct sc_fault tmp = { 0 };
-
-			tmp.enter = *e;
-			seq_add(&tmp, e);
-			report(c, &tmp, e, SC_E_SEQUENCE,
-			       "dax_finish_sync_fault without a preceding NEEDDSYNC fault in the task");
-			/* Track it anyway so its insertion is checked. */
-			memset(f, 0, sizeof(*f));
-			f->enter = *e;
-			f->enter.fault.fs_flags = 0;
-			f->state = F_IN_SYNC;
-			seq_add(f, e);
-			break;
-		}
-		seq_add(f, e);
-		c->st.syncs++;
-		if (!same_page(f, e))
-			report(c, f, e, SC_V_WRONG_PAGE,
-			       "dax_finish_sync_fault for pgoff %llu after the NEEDDSYNC fault on pgoff %llu",
-			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
-		f->state = F_IN_SYNC;
+		on_sync_enter(c, t, e);
 		break;
 	case SO_EV_FSYNC_ENTER:
 	case SO_EV_FSYNC_EXIT:
-		if (f->state != F_IN_SYNC) {
-			report(c, NULL, e, SC_E_SEQUENCE, "metadata sync outside dax_finish_sync_fault");
-			break;
-		}
-		seq_add(f, e);
-		f->fsync_start = e->fsync.start;
-		f->fsync_end = e->fsync.end;
-		if (e->type == SO_EV_FSYNC_ENTER) {
-			f->fsync_entered = true;
-		} else {
-			f->fsync_done = true;
-			f->fsync_ret = e->fsync.ret;
-		}
+		on_fsync(c, t, e);
 		break;
 	case SO_EV_XFS_FORCE:
-		if (f->state == F_IN_SYNC)
-			seq_add(f, e);
-		c->st.xfs_forces++;
-		if (e->log.ret == 0 && (e->log.aux & SO_XFS_LOG_SYNC)) {
-			struct sc_dev *d = dev_get(c, e->dev);
-
-			if (!d->has_forced || e->log.seq > d->forced) {
-				d->forced = e->log.seq;
-				d->has_forced = true;
-			}
-		}
+		on_xfs_force(c, t, e);
 		break;
 	case SO_EV_MKWRITE:
-		if (e->pad)
-			c->st.no_entry++;
-		if (f->state != F_IN_SYNC) {
-			report(c, NULL, e, SC_E_SEQUENCE, "dax_insert_pfn_mkwrite outside dax_finish_sync_fault");
-			break;
-		}
-		seq_add(f, e);
-		f->mkwrite_seen = true;
-		if (!same_page(f, e))
-			report(c, f, e, SC_V_WRONG_PAGE,
-			       "dax_insert_pfn_mkwrite for pgoff %llu in the sync of the fault on pgoff %llu",
-			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
-		if (!e->pad && !f->n_sync)
-			report(c, f, e, SC_E_SEQUENCE,
-			       "dax_insert_pfn_mkwrite fired but the insertion itself was not observed");
-		else if (!e->pad && !f->fsync_done)
-			report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
-			       "dax_insert_pfn_mkwrite before the metadata sync returned");
+		on_mkwrite(c, t, e);
 		break;
 	case SO_EV_SYNC_EXIT:
-		if (f->state != F_IN_SYNC) {
-			report(c, NULL, e, SC_E_SEQUENCE, "dax_finish_sync_fault return without its entry");
-			break;
-		}
-		seq_add(f, e);
-		if (f->fsync_done && f->fsync_ret == 0 && !f->mkwrite_seen)
-			report(c, f, e, SC_E_SEQUENCE,
-			       "metadata sync succeeded but dax_insert_pfn_mkwrite was not seen");
-		if (!f->fsync_entered && !f->n_sync)
-			report(c, f, e, SC_E_SEQUENCE,
-			       "dax_finish_sync_fault returned without a metadata sync (vfs_fsync_range hook missed?)");
-		f->state = F_DONE;
+		on_sync_exit(c, t, e);
 		break;
 	case SO_EV_HANDLER_EXIT:
-		if (f->state != F_NONE) {
-			seq_add(f, e);
-			end_fault(c, t, "the fault handler returned");
-		}
+		on_handler_exit(c, t, e);
 		break;
 	default:
 		report(c, NULL, e, SC_E_SEQUENCE, "unknown event type %u", e->type);
@@ -974,7 +1039,7 @@ void sc_finish(struct sc_checker *c)
 
 int sc_result(const struct sc_checker *c)
 {
-	if (c->n_violations || c->n_errors || c->st.drops)
+	if (c->n_violations || c->n_errors || c->st.drops || c->out_of_memory)
 		return 1;
 	return c->st.checked ? 0 : 4;
 }

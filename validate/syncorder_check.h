@@ -117,6 +117,9 @@ struct sc_checker {
 	size_t nreports;
 	unsigned long long reports_dropped;
 	bool finished;
+	/* An allocation failed: records went to scratch space, the rest of
+	 * the stream is ignored, and the result is a failure. */
+	bool out_of_memory;
 	bool attach_set;
 	__u64 attach_ns;			/* bpf_ktime_get_ns clock */
 };
@@ -142,8 +145,6 @@ int sc_result(const struct sc_checker *c);
 
 const char *sc_kind_name(enum sc_kind k);	/* short id, e.g. "sync_uncommitted" */
 bool sc_kind_is_violation(enum sc_kind k);
-const char *sc_fs_name(int fs);
-const char *sc_size_name(int size);
 
 /* One line describing an event, as used in the report sequences. */
 void sc_format_event(const struct so_event *e, char *buf, size_t len);

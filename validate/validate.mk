@@ -2,7 +2,7 @@
 # that injects ordering bugs to prove it can fail. Make fragment included by
 # the top-level Makefile after bpf/bpf.mk. Uses O, Q, msg, CC, CFLAGS,
 # LIB_OBJS, LIB_HDRS, BPF_CLANG, BPFTOOL, BPF_CFLAGS, BPF_LDLIBS,
-# $(O)/bpf/vmlinux.h, the shared TRACE_HELPERS_OBJ, TRACE_HELPERS_HDRS and
+# $(O)/bpf/vmlinux.h, the probe layer's PROBE_OBJS, PROBE_HDRS, KINDS_OBJ and
 # BPF_COMMON_HDRS (bpf/bpf.mk) and GUEST_KERNEL_VERSION
 # (kernel-config/guest-kernel.mk).
 # Produces:
@@ -21,7 +21,7 @@ GUEST_HEADERS ?= /usr/src/linux-headers-$(GUEST_KERNEL_VERSION)
 SYNCORDER := $(O)/bin/syncorder
 SYNCSTRESS := $(O)/bin/syncstress
 MUTANT_KO := $(O)/mutants/mapsync_mutant.ko
-SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o $(TRACE_HELPERS_OBJ)
+SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o $(PROBE_OBJS)
 SYNCORDER_HDRS := validate/syncorder.h validate/syncorder_check.h
 
 all: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO)
@@ -32,20 +32,20 @@ $(O)/validate $(O)/mutants:
 $(O)/validate/syncorder.bpf.o: validate/syncorder.bpf.c validate/syncorder.h $(BPF_COMMON_HDRS) \
 		$(O)/bpf/vmlinux.h | $(O)/validate
 	$(call msg,BPF,$@)
-	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ivalidate -Ibpf -c $< -o $@
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ivalidate -Ibpf/probe -c $< -o $@
 
 $(O)/validate/syncorder.skel.h: $(O)/validate/syncorder.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name syncorder_bpf > $@
 
 $(O)/validate/syncorder.o: validate/syncorder.c $(O)/validate/syncorder.skel.h $(SYNCORDER_HDRS) \
-		$(TRACE_HELPERS_HDRS) $(LIB_HDRS) | $(O)/validate
+		$(PROBE_HDRS) $(LIB_HDRS) | $(O)/validate
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(O)/validate -Ivalidate -Ibpf -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -I$(O)/validate -Ivalidate -Ibpf/probe -c $< -o $@
 
-$(O)/validate/syncorder_check.o: validate/syncorder_check.c $(SYNCORDER_HDRS) | $(O)/validate
+$(O)/validate/syncorder_check.o: validate/syncorder_check.c $(SYNCORDER_HDRS) bpf/probe/kinds.h | $(O)/validate
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Ivalidate -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Ivalidate -Ibpf/probe -c $< -o $@
 
 $(SYNCORDER): $(SYNCORDER_OBJS) $(LIB_OBJS) | $(O)/bin
 	$(call msg,CCLD,$@)
@@ -56,12 +56,12 @@ $(SYNCSTRESS): validate/syncstress.c $(LIB_HDRS) | $(O)/bin
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -static -pthread $< -o $@
 
-# The state machine's unit test links syncorder_check.o: this rule wins over
-# the generic tests/unit one.
-$(O)/tests/test_syncorder: tests/unit/test_syncorder.c $(O)/validate/syncorder_check.o \
+# The state machine's unit test links syncorder_check.o (and the fault
+# classes' names, no libbpf): this rule wins over the generic tests/unit one.
+$(O)/tests/test_syncorder: tests/unit/test_syncorder.c $(O)/validate/syncorder_check.o $(KINDS_OBJ) \
 		$(SYNCORDER_HDRS) tests/unit/ktap.h $(LIB_OBJS) | $(O)/tests
 	$(call msg,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS) -Ivalidate $< $(O)/validate/syncorder_check.o $(LIB_OBJS) -o $@
+	$(Q)$(CC) $(CFLAGS) -Ivalidate -Ibpf/probe $< $(O)/validate/syncorder_check.o $(KINDS_OBJ) $(LIB_OBJS) -o $@
 
 # Built by mk/kmod.sh against the guest kernel's headers.
 $(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild mk/kmod.sh | $(O)/mutants

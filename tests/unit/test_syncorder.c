@@ -27,7 +27,7 @@ static struct so_event ev(__u8 type, __u32 tid, __u8 fs, __u64 pgoff)
 	e.pid = 1000 + tid % 100;	/* threads of one process share a pid */
 	e.tid = tid;
 	e.fs = fs;
-	e.dev = fs == SO_FS_XFS ? DEV_XFS : DEV_EXT4;
+	e.dev = fs == FS_XFS ? DEV_XFS : DEV_EXT4;
 	e.ino = INO;
 	e.pgoff = pgoff;
 	snprintf(e.comm, sizeof(e.comm), "t%u", tid);
@@ -56,7 +56,7 @@ static void fault_enter(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, _
 static void ext4_iomap(struct sc_checker *c, __u32 tid, __u64 pgoff, __u16 flags,
 		       __u64 tid_entry, __u64 tid_exit, __u64 own, __u64 commit)
 {
-	struct so_event e = ev(SO_EV_IOMAP, tid, SO_FS_EXT4, pgoff);
+	struct so_event e = ev(SO_EV_IOMAP, tid, FS_EXT4, pgoff);
 
 	e.iomap.offset = pgoff * 4096;
 	e.iomap.length = 4096;
@@ -76,7 +76,7 @@ static void xfs_iomap(struct sc_checker *c, __u32 tid, __u64 pgoff, __u16 flags,
 		      __u64 seq_entry, __u32 pin_entry, __u32 fields_entry,
 		      __u64 seq_exit, __u32 pin_exit)
 {
-	struct so_event e = ev(SO_EV_IOMAP, tid, SO_FS_XFS, pgoff);
+	struct so_event e = ev(SO_EV_IOMAP, tid, FS_XFS, pgoff);
 
 	e.iomap.offset = pgoff * 4096;
 	e.iomap.length = 4096;
@@ -104,7 +104,7 @@ static void iter(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __u16 fl
 
 static void insert_ext4(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 commit, __u64 datasync_tid)
 {
-	struct so_event e = ev(SO_EV_INSERT, tid, SO_FS_EXT4, pgoff);
+	struct so_event e = ev(SO_EV_INSERT, tid, FS_EXT4, pgoff);
 
 	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
 	e.insert.how = SO_INS_PTE;
@@ -117,7 +117,7 @@ static void insert_ext4(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 comm
 
 static void insert_xfs(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, __u64 seq)
 {
-	struct so_event e = ev(SO_EV_INSERT, tid, SO_FS_XFS, pgoff);
+	struct so_event e = ev(SO_EV_INSERT, tid, FS_XFS, pgoff);
 
 	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
 	e.insert.how = SO_INS_PTE;
@@ -153,7 +153,7 @@ static void mkwrite(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, bool 
 {
 	struct so_event e = ev(SO_EV_MKWRITE, tid, fs, pgoff);
 
-	e.pad = no_entry;
+	e.no_entry = no_entry;
 	e.ret = SO_VM_FAULT_NOPAGE;
 	feed(c, e);
 }
@@ -174,17 +174,17 @@ static void global(struct sc_checker *c, __u8 type, __u8 fs, __u64 seq)
  * T, NEEDDSYNC, fsync commits T, then the writable entry. */
 static void ext4_sync_fault(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 t)
 {
-	fault_enter(c, tid, SO_FS_EXT4, pgoff, SO_SZ_PTE, 0);
+	fault_enter(c, tid, FS_EXT4, pgoff, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, tid, pgoff, NEW_DIRTY, t - 1, t, t, t - 1);
-	iter(c, tid, SO_FS_EXT4, pgoff, NEW_DIRTY);
-	ret_event(c, SO_EV_FAULT_EXIT, tid, SO_FS_EXT4, pgoff, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, tid, SO_FS_EXT4, pgoff, 0);
-	global(c, SO_EV_JBD2_COMMIT, SO_FS_EXT4, t);
-	fsync(c, tid, SO_FS_EXT4, pgoff, 0, t);
+	iter(c, tid, FS_EXT4, pgoff, NEW_DIRTY);
+	ret_event(c, SO_EV_FAULT_EXIT, tid, FS_EXT4, pgoff, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, tid, FS_EXT4, pgoff, 0);
+	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, t);
+	fsync(c, tid, FS_EXT4, pgoff, 0, t);
 	insert_ext4(c, tid, pgoff, t, t);
-	mkwrite(c, tid, SO_FS_EXT4, pgoff, false);
-	ret_event(c, SO_EV_SYNC_EXIT, tid, SO_FS_EXT4, pgoff, NOPAGE);
-	ret_event(c, SO_EV_HANDLER_EXIT, tid, SO_FS_EXT4, pgoff, NOPAGE);
+	mkwrite(c, tid, FS_EXT4, pgoff, false);
+	ret_event(c, SO_EV_SYNC_EXIT, tid, FS_EXT4, pgoff, NOPAGE);
+	ret_event(c, SO_EV_HANDLER_EXIT, tid, FS_EXT4, pgoff, NOPAGE);
 }
 
 static const struct sc_report *first_report(const struct sc_checker *c, enum sc_kind k)
@@ -226,12 +226,12 @@ static void clean_direct_fault_ext4(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 3, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 3, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 3, 0, 7, 7, 8, 7);
-	iter(c, 1, SO_FS_EXT4, 3, 0);
+	iter(c, 1, FS_EXT4, 3, 0);
 	insert_ext4(c, 1, 3, 7, 7);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 3, NOPAGE);
-	ret_event(c, SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 3, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 3, NOPAGE);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 3, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
 	KTAP_EXPECT(t, c->st.direct_inserts == 1 && c->st.checked == 1,
@@ -246,12 +246,12 @@ static void mutant_a_clear_dirty(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 	const struct sc_report *r;
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
-	iter(c, 1, SO_FS_EXT4, 0, SO_IOMAP_F_NEW);
+	iter(c, 1, FS_EXT4, 0, SO_IOMAP_F_NEW);
 	insert_ext4(c, 1, 0, 4, 5);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NOPAGE | 0x4);
-	ret_event(c, SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NOPAGE | 0x4);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
 	r = first_report(c, SC_V_DIRECT_UNCOMMITTED);
 	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
@@ -263,7 +263,7 @@ static void mutant_a_clear_dirty(struct ktap_case_ctx *t)
 		KTAP_EXPECT(t, r->has_required && r->required == 5, "required %llu",
 			    (unsigned long long)r->required);
 		KTAP_EXPECT(t, r->pid == 1001 && r->tid == 1 && r->pgoff == 0 &&
-			    r->dev == DEV_EXT4 && r->ino == INO && r->size == SO_SZ_PTE,
+			    r->dev == DEV_EXT4 && r->ino == INO && r->size == FAULT_SZ_PTE,
 			    "pid %u tid %u pgoff %llu dev %x", r->pid, r->tid,
 			    (unsigned long long)r->pgoff, r->dev);
 		KTAP_EXPECT(t, r->nseq == 4 && strstr(r->seq[0], "dax_iomap_fault(pgoff 0") &&
@@ -280,15 +280,15 @@ static void mutant_b_skip_fsync(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 	const struct sc_report *r;
 
-	fault_enter(c, 1, SO_FS_EXT4, 2, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 2, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 2, NEW_DIRTY, 4, 5, 5, 4);
-	iter(c, 1, SO_FS_EXT4, 2, NEW_DIRTY);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 2, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 2, 0);
-	fsync(c, 1, SO_FS_EXT4, 2, 0, 4);
+	iter(c, 1, FS_EXT4, 2, NEW_DIRTY);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 2, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 2, 0);
+	fsync(c, 1, FS_EXT4, 2, 0, 4);
 	insert_ext4(c, 1, 2, 4, 5);
-	mkwrite(c, 1, SO_FS_EXT4, 2, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 2, NOPAGE);
+	mkwrite(c, 1, FS_EXT4, 2, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 2, NOPAGE);
 	done(c);
 	r = first_report(c, SC_V_SYNC_UNCOMMITTED);
 	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
@@ -307,27 +307,27 @@ static void concurrent_allocation_not_violation(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
-	global(c, SO_EV_JBD2_COMMIT, SO_FS_EXT4, 5);
-	fsync(c, 1, SO_FS_EXT4, 0, 0, 5);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
+	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 5);
+	fsync(c, 1, FS_EXT4, 0, 0, 5);
 	/* task 2 allocates page 1 in transaction 6 */
-	fault_enter(c, 2, SO_FS_EXT4, 1, SO_SZ_PTE, 0);
+	fault_enter(c, 2, FS_EXT4, 1, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 2, 1, NEW_DIRTY, 5, 6, 6, 5);
-	ret_event(c, SO_EV_FAULT_EXIT, 2, SO_FS_EXT4, 1, NEEDDSYNC);
+	ret_event(c, SO_EV_FAULT_EXIT, 2, FS_EXT4, 1, NEEDDSYNC);
 	/* task 1's entry: the inode's datasync tid is 6 now */
 	insert_ext4(c, 1, 0, 5, 6);
-	mkwrite(c, 1, SO_FS_EXT4, 0, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	mkwrite(c, 1, FS_EXT4, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	/* task 2 completes correctly */
-	ret_event(c, SO_EV_SYNC_ENTER, 2, SO_FS_EXT4, 1, 0);
-	global(c, SO_EV_JBD2_COMMIT, SO_FS_EXT4, 6);
-	fsync(c, 2, SO_FS_EXT4, 1, 0, 6);
+	ret_event(c, SO_EV_SYNC_ENTER, 2, FS_EXT4, 1, 0);
+	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 6);
+	fsync(c, 2, FS_EXT4, 1, 0, 6);
 	insert_ext4(c, 2, 1, 6, 6);
-	mkwrite(c, 2, SO_FS_EXT4, 1, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 2, SO_FS_EXT4, 1, NOPAGE);
+	mkwrite(c, 2, FS_EXT4, 1, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 2, FS_EXT4, 1, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0 (%llu violations: %s)", sc_result(c),
 		    c->n_violations, c->nreports ? c->reports[0].text : "");
@@ -343,15 +343,15 @@ static void past_eof_dirty_nothing_to_commit(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 40, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 40, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 40, SO_IOMAP_F_DIRTY, 9, 9, 10, 9);
-	iter(c, 1, SO_FS_EXT4, 40, SO_IOMAP_F_DIRTY);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 40, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 40, 0);
-	fsync(c, 1, SO_FS_EXT4, 40, 0, 9);
+	iter(c, 1, FS_EXT4, 40, SO_IOMAP_F_DIRTY);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 40, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 40, 0);
+	fsync(c, 1, FS_EXT4, 40, 0, 9);
 	insert_ext4(c, 1, 40, 9, 9);
-	mkwrite(c, 1, SO_FS_EXT4, 40, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 40, NOPAGE);
+	mkwrite(c, 1, FS_EXT4, 40, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 40, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d, checked %llu: %s",
 		    sc_result(c), c->st.checked, c->nreports ? c->reports[0].text : "");
@@ -380,16 +380,16 @@ static void clean_sync_fault_xfs(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
 	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
-	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 6);
-	fsync(c, 1, SO_FS_XFS, 0, 0, 0);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
+	global(c, SO_EV_XFS_CKPT, FS_XFS, 6);
+	fsync(c, 1, FS_XFS, 0, 0, 0);
 	/* re-pinned by another transaction after the checkpoint: still fine */
 	insert_xfs(c, 1, 0, 1, 7);
-	mkwrite(c, 1, SO_FS_XFS, 0, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	mkwrite(c, 1, FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d checked %llu: %s",
 		    sc_result(c), c->st.checked, c->nreports ? c->reports[0].text : "");
@@ -401,16 +401,16 @@ static void mutant_b_xfs(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 	const struct sc_report *r;
 
-	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 4);	/* ignored: device not seen yet */
-	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
-	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 5);
+	global(c, SO_EV_XFS_CKPT, FS_XFS, 4);	/* ignored: device not seen yet */
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	global(c, SO_EV_XFS_CKPT, FS_XFS, 5);
 	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
-	fsync(c, 1, SO_FS_XFS, 0, 0, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
+	fsync(c, 1, FS_XFS, 0, 0, 1);
 	insert_xfs(c, 1, 0, 1, 6);
-	mkwrite(c, 1, SO_FS_XFS, 0, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	mkwrite(c, 1, FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
 	r = first_report(c, SC_V_SYNC_UNCOMMITTED);
 	KTAP_EXPECT(t, r && strstr(r->text, "log sequence 6 is not committed") &&
@@ -427,8 +427,8 @@ static void xfs_own_sequence_not_later_ones(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 	struct so_event e;
 
-	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
-	e = ev(SO_EV_IOMAP, 1, SO_FS_XFS, 0);
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	e = ev(SO_EV_IOMAP, 1, FS_XFS, 0);
 	e.iomap.flags_in = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
 	e.iomap.iomap_flags = NEW_DIRTY;
 	e.iomap.seq_entry = 5;
@@ -436,13 +436,13 @@ static void xfs_own_sequence_not_later_ones(struct ktap_case_ctx *t)
 	e.iomap.pin_exit = 2;
 	e.iomap.own = 6;
 	feed(c, e);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
-	global(c, SO_EV_XFS_CKPT, SO_FS_XFS, 6);
-	fsync(c, 1, SO_FS_XFS, 0, 0, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
+	global(c, SO_EV_XFS_CKPT, FS_XFS, 6);
+	fsync(c, 1, FS_XFS, 0, 0, 1);
 	insert_xfs(c, 1, 0, 1, 7);
-	mkwrite(c, 1, SO_FS_XFS, 0, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	mkwrite(c, 1, FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
 		    c->nreports ? c->reports[0].text : "");
@@ -455,10 +455,10 @@ static void xfs_timestamp_pin_is_clean(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
 	xfs_iomap(c, 1, 0, 0, 9, 1, SO_XFS_ILOG_TIMESTAMP, 9, 1);
 	insert_xfs(c, 1, 0, 1, 9);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
 		    c->nreports ? c->reports[0].text : "");
@@ -471,14 +471,14 @@ static void xfs_unpinned_inode_is_durable(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_XFS, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
 	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_XFS, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_XFS, 0, 0);
-	fsync(c, 1, SO_FS_XFS, 0, 0, 0);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
+	fsync(c, 1, FS_XFS, 0, 0, 0);
 	insert_xfs(c, 1, 0, 0, 6);
-	mkwrite(c, 1, SO_FS_XFS, 0, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_XFS, 0, NOPAGE);
+	mkwrite(c, 1, FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
 		    c->nreports ? c->reports[0].text : "");
@@ -489,10 +489,10 @@ static void insert_during_needdsync_fault(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, SO_IOMAP_F_DIRTY, 3, 3, 4, 3);
 	insert_ext4(c, 1, 0, 3, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_IN_NEEDDSYNC] == 1, "insert_in_needdsync %llu",
 		    c->by_kind[SC_V_INSERT_IN_NEEDDSYNC]);
@@ -503,10 +503,10 @@ static void needdsync_not_synced(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_V_NO_SYNC] == 1 && sc_result(c) == 1,
 		    "needdsync_not_synced %llu", c->by_kind[SC_V_NO_SYNC]);
@@ -517,10 +517,10 @@ static void insert_before_fsync(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	insert_ext4(c, 1, 0, 3, 4);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_BEFORE_FSYNC] == 1, "insert_before_fsync %llu",
@@ -532,11 +532,11 @@ static void failed_fsync_then_insert(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
-	fsync(c, 1, SO_FS_EXT4, 0, -5, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
+	fsync(c, 1, FS_EXT4, 0, -5, 3);
 	insert_ext4(c, 1, 0, 3, 4);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_V_INSERT_BEFORE_FSYNC] == 1 &&
@@ -551,10 +551,10 @@ static void fast_commit_unsupported(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 
 	for (int i = 0; i < 3; i++) {
-		fault_enter(c, 1, SO_FS_EXT4, (__u64)i, SO_SZ_PTE, SO_FSF_EXT4_FAST_COMMIT);
+		fault_enter(c, 1, FS_EXT4, (__u64)i, FAULT_SZ_PTE, SO_FSF_EXT4_FAST_COMMIT);
 		ext4_iomap(c, 1, (__u64)i, SO_IOMAP_F_NEW, 3, 3, 3, 3);
 		insert_ext4(c, 1, (__u64)i, 3, 3);
-		ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, (__u64)i, NOPAGE);
+		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, (__u64)i, NOPAGE);
 	}
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 1 && c->by_kind[SC_E_UNSUPPORTED] == 1 &&
@@ -581,9 +581,9 @@ static void no_iomap_record_is_error(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	insert_ext4(c, 1, 0, 3, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_E_NO_IOMAP] == 1 && sc_result(c) == 1 && c->n_violations == 0,
 		    "no_iomap %llu", c->by_kind[SC_E_NO_IOMAP]);
@@ -594,13 +594,13 @@ static void mkwrite_without_insert_is_error(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
-	fsync(c, 1, SO_FS_EXT4, 0, 0, 4);
-	mkwrite(c, 1, SO_FS_EXT4, 0, false);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
+	fsync(c, 1, FS_EXT4, 0, 0, 4);
+	mkwrite(c, 1, FS_EXT4, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_E_SEQUENCE] >= 1 && sc_result(c) == 1,
 		    "sequence errors %llu", c->by_kind[SC_E_SEQUENCE]);
@@ -612,13 +612,13 @@ static void mkwrite_no_entry_race(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NEEDDSYNC);
-	ret_event(c, SO_EV_SYNC_ENTER, 1, SO_FS_EXT4, 0, 0);
-	fsync(c, 1, SO_FS_EXT4, 0, 0, 4);
-	mkwrite(c, 1, SO_FS_EXT4, 0, true);
-	ret_event(c, SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
+	fsync(c, 1, FS_EXT4, 0, 0, 4);
+	mkwrite(c, 1, FS_EXT4, 0, true);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	ext4_sync_fault(c, 1, 0, 5);	/* the retried fault */
 	done(c);
 	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.no_entry == 1 && c->st.checked == 1,
@@ -632,11 +632,11 @@ static void double_hook_counts_once(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, SO_FS_EXT4, 0, SO_SZ_PTE, 0);
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 1, 0, 0, 3, 3, 4, 3);
 	insert_ext4(c, 1, 0, 3, 3);
 	insert_ext4(c, 1, 0, 3, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, c->st.direct_inserts == 1 && sc_result(c) == 0, "direct %llu",
 		    c->st.direct_inserts);
@@ -665,10 +665,10 @@ static void per_process_figures(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 
 	ext4_sync_fault(c, 1, 0, 10);
-	fault_enter(c, 2, SO_FS_EXT4, 1, SO_SZ_PTE, 0);
+	fault_enter(c, 2, FS_EXT4, 1, FAULT_SZ_PTE, 0);
 	ext4_iomap(c, 2, 1, NEW_DIRTY, 10, 11, 11, 10);
 	insert_ext4(c, 2, 1, 10, 11);
-	ret_event(c, SO_EV_FAULT_EXIT, 2, SO_FS_EXT4, 1, NOPAGE);
+	ret_event(c, SO_EV_FAULT_EXIT, 2, FS_EXT4, 1, NOPAGE);
 	done(c);
 	KTAP_EXPECT(t, c->nprocs == 2, "%zu processes", c->nprocs);
 	for (size_t i = 0; i < c->nprocs; i++) {
@@ -688,7 +688,7 @@ static void per_process_figures(struct ktap_case_ctx *t)
 
 static void event_formatting(struct ktap_case_ctx *t)
 {
-	struct so_event e = ev(SO_EV_FAULT_EXIT, 1, SO_FS_EXT4, 0);
+	struct so_event e = ev(SO_EV_FAULT_EXIT, 1, FS_EXT4, 0);
 	char buf[SC_SEQ_LEN];
 
 	e.ret = NEEDDSYNC;
@@ -705,14 +705,14 @@ static void event_formatting(struct ktap_case_ctx *t)
  * (events at attach + 1 ms). */
 static void half_fault(struct sc_checker *c, __u64 ts)
 {
-	struct so_event e = ev(SO_EV_FSYNC_EXIT, 1, SO_FS_EXT4, 4);
+	struct so_event e = ev(SO_EV_FSYNC_EXIT, 1, FS_EXT4, 4);
 
 	e.ts = ts;
 	e.fsync.start = 4 * 4096;
 	e.fsync.end = 4 * 4096 + 4095;
 	e.fsync.datasync = 1;
 	feed(c, e);
-	e = ev(SO_EV_INSERT, 1, SO_FS_EXT4, 4);
+	e = ev(SO_EV_INSERT, 1, FS_EXT4, 4);
 	e.ts = ts + 1000;
 	e.insert.address = 0x7f0000000000ULL + 4 * 4096;
 	e.insert.write = 1;
@@ -720,10 +720,10 @@ static void half_fault(struct sc_checker *c, __u64 ts)
 	e.insert.running = 4;
 	e.insert.seq = 5;	/* not committed: judged, this would be a violation */
 	feed(c, e);
-	e = ev(SO_EV_SYNC_EXIT, 1, SO_FS_EXT4, 4);
+	e = ev(SO_EV_SYNC_EXIT, 1, FS_EXT4, 4);
 	e.ts = ts + 2000;
 	feed(c, e);
-	e = ev(SO_EV_HANDLER_EXIT, 1, SO_FS_EXT4, 4);
+	e = ev(SO_EV_HANDLER_EXIT, 1, FS_EXT4, 4);
 	e.ts = ts + 3000;
 	feed(c, e);
 }

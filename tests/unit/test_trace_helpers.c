@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the libbpf tools' shared user space (bpf/trace_helpers.c)
+ * Unit tests of the libbpf tools' shared user space (bpf/probe/trace_helpers.c)
  * that need no kernel: kallsyms lookup, PMD order, exit codes and the held
  * command of -c.
  */

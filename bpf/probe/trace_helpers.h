@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * User space shared by the libbpf CO-RE tools (bpf/daxlat.c,
- * validate/syncorder.c): verbose output, the options they share, the
- * kernel's BTF (vmlinux and modules), the meaning of dax_iomap_fault's
- * fault-size argument, attach modes and their fallbacks (fentry -> kprobe,
- * tp_btf -> raw_tp), program binding, kallsyms, and the command a tool runs
- * with -c, held until its probes are attached.
- * The BPF side's counterpart is bpf/common.bpf.h.
+ * validate/syncorder.c), under the probe layer (probe.h): verbose output,
+ * the options they share, the kernel's BTF (vmlinux and modules), the
+ * meaning of dax_iomap_fault's fault-size argument, attach modes and their
+ * fallbacks (fentry -> kprobe, tp_btf -> raw_tp), kallsyms, and the command
+ * a tool runs with -c, held until its probes are attached.
+ * The BPF side's counterpart is common.bpf.h.
  *
  * Links libbpf: not in lib/, whose objects go into faultlat too.
  */
@@ -84,6 +84,9 @@ struct kernel_btf_loc {
 int kernel_btf_find(const char *name, __u32 kind, struct kernel_btf_loc *loc);
 /* Which BTF holds @name of @kind: "vmlinux", a module's name, or NULL. */
 const char *kernel_btf_home(const char *name, __u32 kind);
+/* Does struct @type (vmlinux or a module) have member @member (top level:
+ * anonymous unions are not searched)? */
+bool kernel_btf_has_field(const char *type, const char *member);
 
 /*
  * The 2nd argument of @func (dax_iomap_fault, dax_finish_sync_fault): enum
@@ -122,27 +125,12 @@ struct trace_cfg {
 } while (0)
 
 /*
- * The programs common.bpf.h's macros define for hook @name (fentry_<name>,
- * fexit_<name>, ...), from skeleton @skel into @h's fentry/fexit/kprobe/
- * kretprobe (or tpbtf/rawtp) members.
- */
-#define BIND_ENTRY(h, skel, name)					\
-	((h).fentry = (skel)->progs.fentry_##name,			\
-	 (h).kprobe = (skel)->progs.kprobe_##name)
-#define BIND_EXIT(h, skel, name)					\
-	((h).fexit = (skel)->progs.fexit_##name,			\
-	 (h).kretprobe = (skel)->progs.kretprobe_##name)
-#define BIND_HOOK(h, skel, name)					\
-	(BIND_ENTRY(h, skel, name), BIND_EXIT(h, skel, name))
-#define BIND_TP(t, skel, name)						\
-	((t).tpbtf = (skel)->progs.tpbtf_##name,			\
-	 (t).rawtp = (skel)->progs.rawtp_##name)
-
-/*
- * Really load and attach a two-instruction tracing program to @name (a
- * BTF_KIND_FUNC for fentry, the btf_trace_ typedef for tp_btf): the only
- * sure way to know it works here, since lockdown, a missing trampoline or
- * an unsupported argument type all show up only then. 0 or -errno.
+ * Load (not attach) a two-instruction tracing program for @name (a
+ * BTF_KIND_FUNC for fentry, the btf_trace_ typedef for tp_btf): the
+ * verifier then checks the target and its argument types. What only the
+ * attach shows (no trampoline, lockdown) falls back at attach time; a test
+ * attach here would patch the kernel's text twice per target for nothing.
+ * 0 or -errno.
  */
 int probe_tracing(const char *name, __u32 kind, enum bpf_attach_type type);
 /* Neither a kprobe PMU nor kprobe_events: kprobes cannot work. */

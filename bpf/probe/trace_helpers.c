@@ -202,6 +202,29 @@ int kernel_btf_find(const char *name, __u32 kind, struct kernel_btf_loc *loc)
 	return -ENOENT;
 }
 
+static bool btf_has_member(const struct btf *btf, const char *type, const char *member)
+{
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_member *m = t ? btf_members(t) : NULL;
+
+	for (int i = 0; t && i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member))
+			return true;
+	return false;
+}
+
+bool kernel_btf_has_field(const char *type, const char *member)
+{
+	if (vmlinux_btf && btf_has_member(vmlinux_btf, type, member))
+		return true;
+	kernel_btf_load_modules();
+	for (size_t i = 0; i < nmodbtfs; i++)
+		if (btf_has_member(modbtfs[i].btf, type, member))
+			return true;
+	return false;
+}
+
 const char *kernel_btf_home(const char *name, __u32 kind)
 {
 	struct kernel_btf_loc loc;
@@ -275,7 +298,7 @@ int probe_tracing(const char *name, __u32 kind, enum bpf_attach_type type)
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	struct kernel_btf_loc loc;
-	int id, fd, link, err;
+	int id, fd;
 
 	id = kernel_btf_find(name, kind, &loc);
 	if (id < 0)
@@ -286,12 +309,8 @@ int probe_tracing(const char *name, __u32 kind, enum bpf_attach_type type)
 			   sizeof(insns) / sizeof(insns[0]), &opts);
 	if (fd < 0)
 		return -errno;
-	link = bpf_raw_tracepoint_open(NULL, fd);
-	err = link < 0 ? -errno : 0;
-	if (link >= 0)
-		close(link);
 	close(fd);
-	return err;
+	return 0;
 }
 
 bool kprobes_unavailable(void)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * BPF side shared by the libbpf CO-RE tools (bpf/daxlat.bpf.c,
- * validate/syncorder.bpf.c); bpf/trace_helpers.h is the user-space side.
+ * BPF side of the probe layer, shared by the libbpf CO-RE tools
+ * (bpf/daxlat.bpf.c, validate/syncorder.bpf.c); probe.h is the user-space
+ * side, and its program names are the contract with the macros below.
  * Include it once per BPF object, after vmlinux.h and libbpf's headers.
  *
  * It defines, for user space to set before load, the .rodata knobs
@@ -13,6 +14,8 @@
  */
 #ifndef COMMON_BPF_H
 #define COMMON_BPF_H
+
+#include "kinds.h"
 
 #define EXT4_SUPER_MAGIC	0xEF53
 #define XFS_SB_MAGIC		0x58465342
@@ -57,10 +60,6 @@ static __always_inline bool traced(void)
 	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
 }
 
-/* The fault size classes size_class() returns: the tools' own enums
- * (daxlat.h, syncorder.h) number them alike. */
-enum { FAULT_SZ_PTE, FAULT_SZ_PMD, FAULT_SZ_OTHER };
-
 /* From the 2nd argument of dax_iomap_fault / dax_finish_sync_fault. */
 static __always_inline __u8 size_class(__u64 arg)
 {
@@ -70,13 +69,12 @@ static __always_inline __u8 size_class(__u64 arg)
 	return arg == 0 ? FAULT_SZ_PTE : arg == 1 ? FAULT_SZ_PMD : FAULT_SZ_OTHER;
 }
 
-/* The filesystem of @inode, in the caller's numbering. */
-static __always_inline __u8 fs_of_inode(struct inode *inode, __u8 ext4,
-					__u8 xfs, __u8 other)
+/* The filesystem of @inode (enum fault_fs). */
+static __always_inline __u8 fs_of_inode(struct inode *inode)
 {
 	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
 
-	return magic == EXT4_SUPER_MAGIC ? ext4 : magic == XFS_SB_MAGIC ? xfs : other;
+	return magic == EXT4_SUPER_MAGIC ? FS_EXT4 : magic == XFS_SB_MAGIC ? FS_XFS : FS_OTHER;
 }
 
 /* -c: follow the processes the command forks. */
@@ -94,29 +92,30 @@ int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
 }
 
 /*
- * One function hook, two flavours: user space loads and attaches the
- * fentry/fexit programs where they work, else the kprobe/kretprobe ones.
- * @sec is "" (the target is set at run time) or "/function". Each program
- * returns @call, an expression of the hook's arguments (and ctx).
+ * One hook, two flavours: user space (probe.c) sets the target and loads
+ * and attaches the fentry/fexit programs where they work, else the
+ * kprobe/kretprobe ones; tp_btf, else raw_tp. @name is the hook's name in
+ * bpf/probe/hooks.c, with _<variant> or a slot number where the hook has
+ * them (see probe.h). Each program returns @call, an expression of the
+ * hook's arguments (and ctx).
  *
- * HOOK_ENTRY(name, sec, call, args...): fentry_<name> and kprobe_<name>,
- *	both typed with args.
- * HOOK_EXIT(name, sec, call): fexit_<name> and kretprobe_<name>; @call may
- *	use ret, the function's return value (64 bits: cast it).
- * HOOK_EXIT_NORET(name, sec, call): the same, for a call that needs no
- *	return value (the fexit program does not fetch it).
- * HOOK(name, sec, entry_call, exit_call, args...): entry and exit.
- * TP_HOOK(name, tp, call, args...): tpbtf_<name> and rawtp_<name> on
- *	tracepoint @tp, for user space to pick tp_btf or raw_tp.
+ * HOOK_ENTRY(name, call, args...): fentry_<name> and kprobe_<name>, both
+ *	typed with args.
+ * HOOK_EXIT(name, call): fexit_<name> and kretprobe_<name>; @call may use
+ *	ret, the function's return value (64 bits: cast it).
+ * HOOK_EXIT_NORET(name, call): the same, for a call that needs no return
+ *	value (the fexit program does not fetch it).
+ * HOOK(name, entry_call, exit_call, args...): entry and exit.
+ * TP_HOOK(name, call, args...): tpbtf_<name> and rawtp_<name>.
  */
-#define HOOK_ENTRY(name, sec, call, args...)				\
-SEC("fentry" sec)							\
+#define HOOK_ENTRY(name, call, args...)					\
+SEC("fentry")								\
 int BPF_PROG(fentry_##name, ##args) { return call; }			\
-SEC("kprobe" sec)							\
+SEC("kprobe")								\
 int BPF_KPROBE(kprobe_##name, ##args) { return call; }
 
-#define HOOK_EXIT(name, sec, call)					\
-SEC("fexit" sec)							\
+#define HOOK_EXIT(name, call)						\
+SEC("fexit")								\
 int BPF_PROG(fexit_##name)						\
 {									\
 	__u64 ret = 0;							\
@@ -125,23 +124,23 @@ int BPF_PROG(fexit_##name)						\
 	bpf_get_func_ret(ctx, &ret);					\
 	return call;							\
 }									\
-SEC("kretprobe" sec)							\
+SEC("kretprobe")							\
 int BPF_KRETPROBE(kretprobe_##name, long ret) { return call; }
 
-#define HOOK_EXIT_NORET(name, sec, call)				\
-SEC("fexit" sec)							\
+#define HOOK_EXIT_NORET(name, call)					\
+SEC("fexit")								\
 int BPF_PROG(fexit_##name) { return call; }				\
-SEC("kretprobe" sec)							\
+SEC("kretprobe")							\
 int BPF_KRETPROBE(kretprobe_##name) { return call; }
 
-#define HOOK(name, sec, entry_call, exit_call, args...)			\
-	HOOK_ENTRY(name, sec, entry_call, ##args)			\
-	HOOK_EXIT(name, sec, exit_call)
+#define HOOK(name, entry_call, exit_call, args...)			\
+	HOOK_ENTRY(name, entry_call, ##args)				\
+	HOOK_EXIT(name, exit_call)
 
-#define TP_HOOK(name, tp, call, args...)				\
-SEC("tp_btf/" #tp)							\
+#define TP_HOOK(name, call, args...)					\
+SEC("tp_btf")								\
 int BPF_PROG(tpbtf_##name, ##args) { return call; }			\
-SEC("raw_tp/" #tp)							\
+SEC("raw_tp")								\
 int BPF_PROG(rawtp_##name, ##args) { return call; }
 
 #endif /* COMMON_BPF_H */

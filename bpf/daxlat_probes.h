@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What daxlat traces, in attach order; bpf/probe/hooks.c says where each
+ * hook is in a given kernel. Read by daxlat.c and by tests/unit/test_probe.c,
+ * which checks daxlat.bpf.c has the programs of every candidate.
+ */
+#ifndef DAXLAT_PROBES_H
+#define DAXLAT_PROBES_H
+
+#include "probe.h"
+
+#define BOTH	(PROBE_ENTRY | PROBE_EXIT)
+
+static const struct probe_use daxlat_uses[] = {
+	{ HOOK_FAULT, PROBE_REQUIRED, BOTH, NULL, HOOK_NONE },
+	{ HOOK_SYNC, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
+	{ HOOK_FSYNC, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
+	{ HOOK_XFS_LOG_FORCE, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
+	{ HOOK_FS_HANDLER, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
+	{ HOOK_PTE_DONE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_PMD_DONE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_MKWRITE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_MKWRITE_NO_ENTRY, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_JBD2_START, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_JBD2_END, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+};
+
+#undef BOTH
+
+#endif /* DAXLAT_PROBES_H */

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The probe layer every libbpf tool attaches through.
+ *
+ * Where the kernel has what the tools trace is data: probe_hooks[] (hooks.c)
+ * lists, for each logical hook, its candidate kernel functions or
+ * tracepoints in preference order. A tool lists what it uses (struct
+ * probe_use: which hook, how badly it needs it, entry and/or exit, the BTF
+ * fields its programs read). The layer then, once per run:
+ *   resolve  find each hook's target in the running kernel's BTF (vmlinux,
+ *            modules) and kallsyms, check the fields, test-load fentry /
+ *            tp_btf where BTF allows;
+ *   bind     pick the tool's programs by name and set what loads;
+ *   attach   fentry, else kprobe; tp_btf, else raw_tp;
+ *   check    say what a tool cannot do without and did not get;
+ *   report   what attached as what, for -v and every JSON output.
+ *
+ * Program names, the contract with the BPF side (common.bpf.h's macros):
+ * <flavour>_<hook>[_<variant>][<slot>], flavour one of fentry fexit kprobe
+ * kretprobe tpbtf rawtp; a variant names a candidate with another
+ * signature; hooks that attach every candidate (PROBE_EVERY) number the
+ * variant-less ones by their index in the candidate list.
+ */
+#ifndef PROBE_H
+#define PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include <bpf/libbpf.h>
+
+#include "trace_helpers.h"
+
+struct json_writer;
+
+/* ---- the hooks (hooks.c) ------------------------------------------------ */
+
+enum probe_hook_id {
+	HOOK_NONE,
+	HOOK_FAULT,		/* every DAX fault */
+	HOOK_FAULT_ITER,	/* the iomap DAX acts on */
+	HOOK_SYNC,		/* dax_finish_sync_fault */
+	HOOK_FSYNC,		/* the fsync a sync fault runs */
+	HOOK_EXT4_IOMAP,	/* ext4's iomap_begin */
+	HOOK_XFS_IOMAP,		/* xfs's iomap_begin for DAX writes */
+	HOOK_INSERT_PTE,	/* installs the writable PTE */
+	HOOK_INSERT_PMD,	/* installs the writable PMD */
+	HOOK_XFS_CKPT,		/* a CIL checkpoint is on the log */
+	HOOK_XFS_LOG_FORCE,
+	HOOK_XFS_COMMITTING,	/* an inode's log item goes into a transaction */
+	HOOK_FS_HANDLER,	/* the filesystem's fault handlers */
+	HOOK_PTE_DONE,		/* tracepoints from here */
+	HOOK_PMD_DONE,
+	HOOK_MKWRITE,
+	HOOK_MKWRITE_NO_ENTRY,
+	HOOK_JBD2_START,
+	HOOK_JBD2_END,
+	HOOK_NR
+};
+
+#define PROBE_MAX_CANDS	6
+
+struct probe_cand {
+	const char *target;	/* kernel function or tracepoint */
+	const char *variant;	/* its own programs: another signature */
+	const char *unless;	/* skipped where this function exists */
+};
+
+#define PROBE_TP	0x1	/* tracepoints: tp_btf, else raw_tp */
+#define PROBE_EVERY	0x2	/* every candidate present, not the first */
+
+struct probe_hook {
+	const char *name;	/* in program names */
+	unsigned int flags;
+	struct probe_cand cands[PROBE_MAX_CANDS];
+};
+
+extern const struct probe_hook probe_hooks[HOOK_NR];
+
+/* ---- what a tool uses ----------------------------------------------------- */
+
+enum probe_need {
+	PROBE_REQUIRED,		/* the tool cannot work without it */
+	PROBE_IF_PRESENT,	/* required where the kernel has it, fields too */
+	PROBE_OPTIONAL,
+};
+
+#define PROBE_ENTRY	0x1
+#define PROBE_EXIT	0x2
+
+struct probe_use {
+	enum probe_hook_id hook;
+	enum probe_need need;
+	unsigned int sides;	/* PROBE_ENTRY | PROBE_EXIT; ignored for tracepoints */
+	/* "type.member ..." its programs read with CO-RE, each needed: a
+	 * target whose BTF lacks one is unusable. */
+	const char *fields;
+	/* Only where this hook is usable (HOOK_NONE: always). */
+	enum probe_hook_id with;
+};
+
+/* ---- the running kernel, or a recorded one (unit tests) ----------------- */
+
+struct probe_kernel {
+	/* The BTF holding @name of @kind ("vmlinux", a module) or NULL. */
+	const char *(*btf_home)(const char *name, __u32 kind);
+	/* The kallsyms name a kprobe can use (maybe a clone), or NULL. */
+	const char *(*ksym)(const char *func);
+	bool (*has_field)(const char *type, const char *member);
+	/* Does a tracing program of @type load on @name (BTF @kind)? 0/-errno */
+	int (*load_test)(const char *name, __u32 kind, enum bpf_attach_type type);
+};
+
+/* BTF (kernel_btf_load() first), /proc/kallsyms (read on first need). */
+extern const struct probe_kernel probe_running_kernel;
+/* That kernel's kallsyms, read once; NULL (errno) if unreadable. */
+struct ksyms *probe_kernel_ksyms(void);
+void probe_kernel_free(void);
+
+/* ---- resolution and attachment ------------------------------------------ */
+
+struct probe_target {
+	const struct probe_use *use;
+	const struct probe_hook *hook;
+	const struct probe_cand *cand;	/* NULL: no candidate in this kernel */
+	const char *name;		/* the target, or the first candidate */
+	char prog[48];			/* <hook>[_<variant>][<slot>] */
+	const char *btf;		/* BTF holding it, NULL if none */
+	const char *ksym;		/* kallsyms name; NULL: not looked up or none */
+	bool ksym_done;
+	char missing[128];		/* a needed field BTF lacks, or "" */
+	int fast_err;			/* fentry / tp_btf test load: 0, -errno */
+	enum attach_mode mode;
+	int err;
+	/* [0] entry, [1] exit; tracepoints use [0]: tp_btf and raw_tp */
+	struct bpf_program *fast[2], *slow[2];
+	struct bpf_link *links[2];
+};
+
+#define PROBE_MAX_TARGETS	48
+
+struct probe_set {
+	const struct probe_kernel *k;
+	const struct probe_use *uses;
+	size_t nuses;
+	bool kprobes;		/* --kprobes: no fentry */
+	bool raw_tp;		/* --raw-tp: no tp_btf */
+	bool fast_loaded;	/* the fentry/tp_btf programs went in */
+	struct probe_target t[PROBE_MAX_TARGETS];
+	size_t n;
+	char missing_prog[64];	/* probe_bind: the first program not found */
+};
+
+/* Find the targets of @uses in kernel @k. 0, or -E2BIG (too many). */
+int probe_resolve(struct probe_set *s, const struct probe_kernel *k,
+		  const struct probe_use *uses, size_t nuses,
+		  bool kprobes, bool raw_tp);
+/* Said by -v: where each target is, what its test load said. */
+void probe_print_resolved(const struct probe_set *s);
+
+/*
+ * Object @obj (opened, not loaded): its hook programs are loaded only where
+ * a target uses them, fentry/tp_btf only with @fast and where they tested
+ * well; the kprobe/raw_tp ones, which need no target to load, always (the
+ * fallback). 0, or -ENOENT with s->missing_prog the first program @obj lacks.
+ */
+int probe_bind(struct probe_set *s, struct bpf_object *obj, bool fast);
+/*
+ * Does @obj have the programs of every candidate of every use, whatever the
+ * kernel? 0, or -ENOENT with the first missing name in @buf. For tests: a
+ * candidate added to hooks.c needs its programs in every tool that uses it.
+ */
+int probe_check_programs(const struct probe_use *uses, size_t nuses,
+			 struct bpf_object *obj, char *buf, size_t len);
+/* In the order of the uses; exits before entries. */
+void probe_attach(struct probe_set *s);
+void probe_detach(struct probe_set *s);
+
+/* Everything the uses need attached? Else false and why (one line). */
+bool probe_ok(const struct probe_set *s, char *why, size_t len);
+
+/* The first target of @hook (NULL when the tool does not use it). */
+const struct probe_target *probe_first(const struct probe_set *s,
+				       enum probe_hook_id hook);
+/* The next target of the same hook after @t, or NULL. */
+const struct probe_target *probe_next(const struct probe_set *s,
+				      const struct probe_target *t);
+/* A target of @hook exists here with every field it reads. */
+bool probe_usable(const struct probe_set *s, enum probe_hook_id hook);
+bool probe_attached(const struct probe_target *t);
+/* @hook's mode: its first attached target's, else its first target's. */
+enum attach_mode probe_mode(const struct probe_set *s, enum probe_hook_id hook);
+
+/* "attach": {target: mode} and "probes": [{hook, target, need, mode, ...}]. */
+void probe_json(const struct probe_set *s, struct json_writer *w);
+/* "target mode, target mode, ..." of the targets not absent. */
+void probe_summary(const struct probe_set *s, char *buf, size_t len);
+
+#endif /* PROBE_H */
