@@ -57,10 +57,9 @@ static const char *const fault_size_names[] = { "pte", "pmd" };
 static const char *const load_names[] = { "none", "copy" };
 
 static struct env {
-	const char *path;
+	struct cli_target target;	/* -f -S --replace --no-dax-check -v */
 	uint64_t pages;
 	enum file_state state;
-	bool map_sync;
 	enum fault_size fault_size;
 	enum load_kind load;
 	uint64_t load_size;
@@ -69,20 +68,17 @@ static struct env {
 	bool json;
 	const char *json_out;
 	const char *label;
-	bool dax_check;
 	bool keep;
-	bool replace;
 } env = {
 	.pages = 512,
 	.load_size = 16ULL << 20,
 	.reps = 1,
-	.dax_check = true,
 };
 
 /* Everything the cleanup path must undo, in one place. */
 struct run {
 	int fd;
-	bool file_exists;		/* we created env.path: unlink it */
+	bool file_exists;		/* we created env.target.path: unlink it */
 	char *map;
 	size_t map_len;
 	size_t file_size;
@@ -124,17 +120,16 @@ enum {
 	OPT_FAULT_SIZE = 256,
 	OPT_LOAD_SIZE,
 	OPT_LABEL,
-	OPT_NO_DAX_CHECK,
 	OPT_KEEP,
-	OPT_REPLACE,
 	OPT_JSON_OUT,
 };
 
 static const struct argp_option opts[] = {
-	{ "file", 'f', "PATH", 0, "File to create on the DAX filesystem (required); removed at the end", 0 },
+	CLI_TARGET_OPTIONS("File to create on the DAX filesystem (required); removed at the end",
+			   "Map with MAP_SHARED_VALIDATE|MAP_SYNC (default MAP_SHARED)",
+			   "Run even if the file is not on a DAX mapping", "Progress on stderr"),
 	{ "pages", 'n', "N", 0, "Pages to fault (default 512)", 0 },
 	{ "state", 's', "STATE", 0, "File before mapping: empty (holes, default), prealloc (blocks allocated and written), fallocated (unwritten extents)", 0 },
-	{ "sync", 'S', NULL, 0, "Map with MAP_SHARED_VALIDATE|MAP_SYNC (default MAP_SHARED)", 0 },
 	{ "fault-size", OPT_FAULT_SIZE, "pte|pmd", 0, "pte: MADV_NOHUGEPAGE, one fault per 4 KiB (default); pmd: one fault per 2 MiB", 0 },
 	{ "load", 'l', "none|copy", 0, "Background load: copy = a child copies a file on the same filesystem (default none)", 0 },
 	{ "load-size", OPT_LOAD_SIZE, "BYTES", 0, "Size of the file the load copies, K/M/G suffixes (default 16M)", 0 },
@@ -144,10 +139,7 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "JSON output (latencies in ns, histogram in us)", 0 },
 	{ "json-out", OPT_JSON_OUT, "FILE", 0, "Also write the JSON document to FILE (one run, both views)", 0 },
 	{ "label", OPT_LABEL, "TEXT", 0, "Scenario title, first line of the text output", 0 },
-	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not on a DAX mapping", 0 },
 	{ "keep", OPT_KEEP, NULL, 0, "Keep the file after a successful run", 0 },
-	{ "replace", OPT_REPLACE, NULL, 0, "Remove FILE first if it exists (without it, an existing FILE is refused and left untouched)", 0 },
-	{ "verbose", 'v', NULL, 0, "Progress on stderr", 0 },
 	CLI_OPT_HELP,
 	{ 0 },
 };
@@ -161,10 +153,9 @@ static int fail_interrupted(void)
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	if (!cli_target_parse(&env.target, key, arg))
+		return 0;
 	switch (key) {
-	case 'f':
-		env.path = cli_nonempty_arg("--file", arg);
-		break;
 	case 'n':
 		if (!cli_parse_u64(arg, 10, 1, MAX_PAGES, &env.pages))
 			cli_usage_error("invalid --pages '%s' (1..%llu)", arg,
@@ -172,9 +163,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 's':
 		env.state = cli_choice_arg("--state", arg, state_names, 3);
-		break;
-	case 'S':
-		env.map_sync = true;
 		break;
 	case OPT_FAULT_SIZE:
 		env.fault_size = cli_choice_arg("--fault-size", arg, fault_size_names, 2);
@@ -203,24 +191,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_LABEL:
 		env.label = arg;
 		break;
-	case OPT_NO_DAX_CHECK:
-		env.dax_check = false;
-		break;
 	case OPT_JSON_OUT:
 		env.json_out = arg;
-		break;
-	case OPT_REPLACE:
-		env.replace = true;
 		break;
 	case OPT_KEEP:
 		env.keep = true;
 		break;
-	case 'v':
-		cli_verbose_on = true;
-		break;
 	case ARGP_KEY_END:
-		if (!env.path)
-			cli_usage_error("--file is required");
+		cli_target_end(&env.target);
 		break;
 	default:
 		return cli_argp_default(key, arg, state);
@@ -264,15 +242,15 @@ static int create_fresh_file(struct run *r)
 		r->fd = -1;
 	}
 	/* Only our own file from the previous repetition, or when asked. */
-	if ((r->file_exists || env.replace) && unlink(env.path) && errno != ENOENT)
-		return cli_fail_errno(errno, "unlink %s", env.path);
+	if ((r->file_exists || env.target.replace) && unlink(env.target.path) && errno != ENOENT)
+		return cli_fail_errno(errno, "unlink %s", env.target.path);
 	r->file_exists = false;
-	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	r->fd = open(env.target.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (r->fd < 0 && errno == EEXIST)
 		return cli_fail(EXIT_FILE_EXISTS, "%s exists: faultlat works on a file of its own and "
-				"left it untouched (--replace removes it)", env.path);
+				"left it untouched (--replace removes it)", env.target.path);
 	if (r->fd < 0)
-		return cli_fail_errno(errno, "create %s", env.path);
+		return cli_fail_errno(errno, "create %s", env.target.path);
 	r->file_exists = true;
 	return 0;
 }
@@ -284,7 +262,7 @@ static int prepare_file_state(struct run *r)
 	switch (env.state) {
 	case STATE_EMPTY:
 		if (ftruncate(r->fd, (off_t)r->file_size))
-			return cli_fail_errno(errno, "ftruncate %s", env.path);
+			return cli_fail_errno(errno, "ftruncate %s", env.target.path);
 		break;
 	case STATE_PREALLOC:
 		/*
@@ -294,14 +272,14 @@ static int prepare_file_state(struct run *r)
 		 * piecewise by pwrite they fell back from PMD faults.
 		 */
 		if (fallocate(r->fd, 0, 0, (off_t)r->file_size))
-			return cli_fail_errno(errno, "fallocate %s", env.path);
+			return cli_fail_errno(errno, "fallocate %s", env.target.path);
 		err = fill_file(r->fd, r->file_size, 0xa5);
 		if (err)
-			return cli_fail_errno(err, "write %s", env.path);
+			return cli_fail_errno(err, "write %s", env.target.path);
 		break;
 	case STATE_FALLOCATED:
 		if (fallocate(r->fd, 0, 0, (off_t)r->file_size))
-			return cli_fail_errno(errno, "fallocate %s", env.path);
+			return cli_fail_errno(errno, "fallocate %s", env.target.path);
 		break;
 	}
 	/*
@@ -309,7 +287,7 @@ static int prepare_file_state(struct run *r)
 	 * timed fault would otherwise also pay for committing the preparation.
 	 */
 	if (fsync(r->fd))
-		return cli_fail_errno(errno, "fsync %s", env.path);
+		return cli_fail_errno(errno, "fsync %s", env.target.path);
 	return 0;
 }
 
@@ -417,19 +395,19 @@ static int check_target(struct run *r)
 	int err = detect_dax(r->fd, &r->dax, &how);
 
 	r->fs_name = fs_type_name(r->fd);
-	if (!env.dax_check) {
+	if (env.target.no_dax_check) {
 		if (err)
 			r->dax = false;
-		cli_verbose("%s: dax=%d (%s), fs %s, check skipped", env.path,
+		cli_verbose("%s: dax=%d (%s), fs %s, check skipped", env.target.path,
 			    r->dax, how, r->fs_name);
 		return 0;
 	}
 	if (err)
-		return cli_fail_errno(err, "%s: cannot tell whether it is DAX", env.path);
+		return cli_fail_errno(err, "%s: cannot tell whether it is DAX", env.target.path);
 	if (!r->dax)
 		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (%s: no; fs %s)",
-				env.path, how, r->fs_name);
-	cli_verbose("%s: DAX (%s), fs %s", env.path, how, r->fs_name);
+				env.target.path, how, r->fs_name);
+	cli_verbose("%s: DAX (%s), fs %s", env.target.path, how, r->fs_name);
 	return 0;
 }
 
@@ -546,7 +524,7 @@ static ssize_t read_load_report(int fd, int *report)
 
 static int start_load(struct run *r)
 {
-	char *path_copy = strdup(env.path);
+	char *path_copy = strdup(env.target.path);
 	const char *dir;
 	int pipe_fds[2], report = 0;
 	pid_t parent = getpid();
@@ -629,15 +607,15 @@ static int stop_load(struct run *r, bool check)
 
 static int fail_mmap(int err)
 {
-	if (env.map_sync && err == EINVAL)
+	if (env.target.map_sync && err == EINVAL)
 		return cli_fail(EXIT_NO_MAP_SYNC,
 				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SHARED_VALIDATE/MAP_SYNC (needs Linux 4.15+)",
-				env.path);
-	if (env.map_sync && err == EOPNOTSUPP)
+				env.target.path);
+	if (env.target.map_sync && err == EOPNOTSUPP)
 		return cli_fail(EXIT_SYNC_REFUSED,
 				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not a DAX file on synchronous persistent memory)",
-				env.path);
-	return cli_fail_errno(err, "mmap %s", env.path);
+				env.target.path);
+	return cli_fail_errno(err, "mmap %s", env.target.path);
 }
 
 /*
@@ -647,7 +625,7 @@ static int fail_mmap(int err)
  */
 static int map_file(struct run *r)
 {
-	int flags = env.map_sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
+	int flags = env.target.map_sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
 	size_t reserve_len = r->file_size + PMD_SIZE;
 	char *reserve, *aligned, *reserve_end;
 	void *map;
@@ -698,7 +676,7 @@ static int force_pte_faults(struct run *r)
 		cli_verbose("madvise(MADV_NOHUGEPAGE): EINVAL, kernel without THP: PTE faults anyway");
 		return 0;
 	}
-	return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
+	return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.target.path);
 }
 
 /* VM_SYNC must be there exactly when asked for; -v shows the VmFlags. */
@@ -710,7 +688,7 @@ static int check_vm_sync(struct run *r)
 	if (err)
 		return err;
 	cli_verbose("mapping VmFlags:%s", flags);
-	return mapsync_expect_vm_sync(env.path, env.map_sync, r->vm_sync_seen);
+	return mapsync_expect_vm_sync(env.target.path, env.target.map_sync, r->vm_sync_seen);
 }
 
 /* ---- measurement ---- */
@@ -730,7 +708,7 @@ static int time_faults(struct run *r, uint64_t *samples)
 		cli_sigbus_armed = 0;
 		return cli_fail(EXIT_NO_SPACE,
 				"store to offset %zu of %s: SIGBUS: no block could be allocated (filesystem full?)",
-				fault * r->stride, env.path);
+				fault * r->stride, env.target.path);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);	/* warm the vDSO path */
 	cli_sigbus_armed = 1;
@@ -786,7 +764,7 @@ static int check_fault_size(struct run *r)
 	if (wrong)
 		return cli_fail(EXIT_FAULT_SIZE, "%zu of %zu PMD faults on %s fell back to 4 KiB pages "
 				"(extents not 2 MiB aligned? see fs_mkfs in vm/guest/lib.sh)",
-				wrong, r->faults_per_rep, env.path);
+				wrong, r->faults_per_rep, env.target.path);
 	return 0;
 }
 
@@ -817,7 +795,7 @@ static void default_label(char *buf, size_t len)
 {
 	snprintf(buf, len, "File %s, %s, %s%s:", state_words[env.state],
 		 env.load == LOAD_COPY ? "background load" : "no background load",
-		 env.map_sync ? "MAP_SYNC" : "no MAP_SYNC",
+		 env.target.map_sync ? "MAP_SYNC" : "no MAP_SYNC",
 		 env.fault_size == FAULT_PMD ? ", PMD faults" : "");
 }
 
@@ -864,14 +842,14 @@ static int print_json(struct run *r, const char *label, FILE *out)
 	json_kv_string(&w, "label", label);
 	json_kv_string(&w, "kernel", uts.release);
 	json_kv_string(&w, "fs", r->fs_name);
-	json_kv_string(&w, "path", env.path);
+	json_kv_string(&w, "path", env.target.path);
 	json_kv_bool(&w, "dax", r->dax);
 	json_kv_uint(&w, "pages", env.pages);
 	/* What was really mapped and faulted: -n rounded up to whole PMDs. */
 	json_kv_uint(&w, "pages_mapped", r->file_size / (size_t)sysconf(_SC_PAGESIZE));
 	json_kv_bool(&w, "fault_size_verified", true);
 	json_kv_string(&w, "state", state_names[env.state]);
-	json_kv_bool(&w, "map_sync", env.map_sync);
+	json_kv_bool(&w, "map_sync", env.target.map_sync);
 	json_kv_bool(&w, "vm_sync_seen", r->vm_sync_seen);
 	json_kv_string(&w, "fault_size", fault_size_names[env.fault_size]);
 	json_kv_string(&w, "load", load_names[env.load]);
@@ -998,7 +976,7 @@ cleanup:
 	if (r.fd >= 0)
 		close(r.fd);
 	if (r.file_exists && (err || !env.keep))
-		unlink(env.path);
+		unlink(env.target.path);
 	free(r.samples);
 	free(r.rep_stats);
 	return err;

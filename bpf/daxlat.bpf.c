@@ -412,12 +412,7 @@ static __always_inline int handler_exit(void *ctx)
 	HOOK_ENTRY(fs_handler##n, handler_entry())			\
 	HOOK_EXIT_NORET(fs_handler##n, handler_exit(ctx))
 
-HANDLER_SLOT(0)
-HANDLER_SLOT(1)
-HANDLER_SLOT(2)
-HANDLER_SLOT(3)
-HANDLER_SLOT(4)
-HANDLER_SLOT(5)
+HOOK_SLOTS(HANDLER_SLOT)
 
 /* ---- XFS log force (xfs.ko on Debian; module BTF) ----------------------- */
 

@@ -167,29 +167,20 @@ static struct probe_set probes;
 static struct bpf_link *fork_link;
 static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
 
-/* Open and load, binding the programs to what the probe layer found. */
-static struct daxlat_bpf *open_and_load(const struct trace_cfg *cfg, bool fast, int *errp)
+/* The skeleton, opened, with what it needs to know before load. */
+static void *open_skel(const void *cfg)
 {
 	struct daxlat_bpf *skel = daxlat_bpf__open();
-	int err;
 
-	if (!skel) {
-		*errp = -errno;
-		return NULL;
-	}
-	TRACE_CFG_APPLY(skel, cfg);
-	skel->rodata->unit_div = env.unit_div;
-	skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
-	err = probe_bind(&probes, skel->obj, fast);
-	if (!err)
-		err = daxlat_bpf__load(skel);
-	if (err) {
-		*errp = err;
-		daxlat_bpf__destroy(skel);
-		return NULL;
+	if (skel) {
+		TRACE_CFG_APPLY(skel, (const struct trace_cfg *)cfg);
+		skel->rodata->unit_div = env.unit_div;
+		skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
 	}
 	return skel;
 }
+
+PROBE_SKEL_LOADER(daxlat_bpf, open_skel);
 
 static void detach_all(void)
 {
@@ -755,14 +746,7 @@ static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skel
 {
 	int err;
 
-	*skelp = open_and_load(cfg, true, &err);
-	if (!*skelp && !probes.missing_prog[0]) {
-		/* A kernel may accept the test program and still refuse the
-		 * real one (helpers, argument types): retry the portable way. */
-		verbose("load failed (%s); retrying with kprobes and raw_tp only",
-			strerror(-err));
-		*skelp = open_and_load(cfg, false, &err);
-	}
+	*skelp = probe_load(&probes, &daxlat_bpf_loader, cfg, &err);
 	if (!*skelp) {
 		if (probes.missing_prog[0])
 			fprintf(stderr, "daxlat: the BPF object lacks program %s\n",

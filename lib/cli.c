@@ -235,3 +235,32 @@ int cli_install_signal_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 	return 0;
 }
+
+error_t cli_target_parse(struct cli_target *t, int key, char *arg)
+{
+	switch (key) {
+	case 'f':
+		t->path = cli_nonempty_arg("--file", arg);
+		return 0;
+	case 'S':
+		t->map_sync = true;
+		return 0;
+	case CLI_OPT_REPLACE:
+		t->replace = true;
+		return 0;
+	case CLI_OPT_NO_DAX_CHECK:
+		t->no_dax_check = true;
+		return 0;
+	case 'v':
+		cli_verbose_on = true;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+void cli_target_end(const struct cli_target *t)
+{
+	if (!t->path)
+		cli_usage_error("--file is required");
+}

@@ -112,6 +112,31 @@ bool cli_parse_size(const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 #define CLI_OPT_HELP { NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 }
 
 /*
+ * The file a tool creates on a DAX filesystem and maps (faultlat, pmwrite):
+ * -f, -S, --replace, --no-dax-check and -v, in the tool's option table as
+ * CLI_TARGET_OPTIONS(...), parsed by cli_target_parse() before the tool's
+ * own keys; cli_target_end() at ARGP_KEY_END (--file is required).
+ */
+struct cli_target {
+	const char *path;
+	bool map_sync;		/* MAP_SHARED_VALIDATE | MAP_SYNC */
+	bool replace;		/* remove an existing file first */
+	bool no_dax_check;	/* run on a file that is not DAX */
+};
+enum { CLI_OPT_REPLACE = 200, CLI_OPT_NO_DAX_CHECK };
+#define CLI_TARGET_OPTIONS(file_doc, sync_doc, no_dax_check_doc, verbose_doc)		\
+	{ "file", 'f', "PATH", 0, file_doc, 0 },					\
+	{ "sync", 'S', NULL, 0, sync_doc, 0 },						\
+	{ "replace", CLI_OPT_REPLACE, NULL, 0, "Remove FILE first if it exists "	\
+	  "(without it, an existing FILE is refused and left untouched)", 0 },		\
+	{ "no-dax-check", CLI_OPT_NO_DAX_CHECK, NULL, 0, no_dax_check_doc, 0 },	\
+	{ "verbose", 'v', NULL, 0, verbose_doc, 0 }
+/* 0 when @key was one of those (taken), else ARGP_ERR_UNKNOWN. */
+error_t cli_target_parse(struct cli_target *t, int key, char *arg);
+/* At ARGP_KEY_END: a usage error unless --file was given. */
+void cli_target_end(const struct cli_target *t);
+
+/*
  * For the default case of an argp parser: -h prints the full help and
  * exits 0, an argument is a usage error ("unexpected argument 'X'"), any
  * other key is ARGP_ERR_UNKNOWN.

@@ -102,6 +102,13 @@ struct pmp_key pmp_ident_key(const struct pmp_ident *id);
  * ("invalid --seed 'x'") and exit EXIT_USAGE (cli.h).
  */
 bool pmp_ident_option(struct pmp_ident *id, int key, const char *arg);
+/* Those options, for the argp tables of the writer and the verifier (which
+ * must be given what the writer was). */
+#define PMP_IDENT_OPTIONS							\
+	{ "pages", 'n', "N", 0, "Pages of the file (default 256)", 0 },		\
+	{ "seed", 's', "N", 0, "Run seed, part of every page's identity (default 0)", 0 }, \
+	{ "generation", 'g', "N", 0, "Crash round, part of every page's identity (default 1)", 0 }, \
+	{ "writer", 'w', "N", 0, "Writer number, part of every page's identity (default 0)", 0 }
 
 /*
  * @count pages, given with option @opt (--crash-after, --recorded), may not

@@ -801,14 +801,10 @@ static __always_inline int handler_exit(__s64 ret)
 	return 0;
 }
 
+/* One slot per candidate of the fs_handler hook (bpf/probe/hooks.c). */
 #define HANDLER_SLOT(n) HOOK_EXIT(fs_handler##n, handler_exit((__s64)ret))
 
-HANDLER_SLOT(0)
-HANDLER_SLOT(1)
-HANDLER_SLOT(2)
-HANDLER_SLOT(3)
-HANDLER_SLOT(4)
-HANDLER_SLOT(5)
+HOOK_SLOTS(HANDLER_SLOT)
 
 /* ---- tracepoints ------------------------------------------------------- */
 

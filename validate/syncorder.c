@@ -115,27 +115,19 @@ static struct probe_set probes;
 static struct bpf_link *fork_link;
 static bool have_xfs;
 
-static struct syncorder_bpf *open_and_load(const struct trace_cfg *cfg, bool fast, int *errp)
+/* The skeleton, opened, with what it needs to know before load. */
+static void *open_skel(const void *cfg)
 {
-	struct syncorder_bpf *s = syncorder_bpf__open();
-	int err;
+	struct syncorder_bpf *skel = syncorder_bpf__open();
 
-	if (!s) {
-		*errp = -errno;
-		return NULL;
+	if (skel) {
+		TRACE_CFG_APPLY(skel, (const struct trace_cfg *)cfg);
+		skel->rodata->have_xfs = have_xfs;
 	}
-	TRACE_CFG_APPLY(s, cfg);
-	s->rodata->have_xfs = have_xfs;
-	err = probe_bind(&probes, s->obj, fast);
-	if (!err)
-		err = syncorder_bpf__load(s);
-	if (err) {
-		*errp = err;
-		syncorder_bpf__destroy(s);
-		return NULL;
-	}
-	return s;
+	return skel;
 }
+
+PROBE_SKEL_LOADER(syncorder_bpf, open_skel);
 
 static void detach_all(void)
 {
@@ -548,12 +540,8 @@ int main(int argc, char **argv)
 		ri.child = cmd.pid;
 	}
 
-	skel = open_and_load(&cfg, true, &err);
-	if (!skel && !probes.missing_prog[0]) {
-		verbose("load failed (%s); retrying with kprobes and raw_tp only", strerror(-err));
-		fentry_err = err;
-		skel = open_and_load(&cfg, false, &err);
-	}
+	skel = probe_load(&probes, &syncorder_bpf_loader, &cfg, &err);
+	fentry_err = probes.fast_load_err;
 	if (!skel) {
 		if (probes.missing_prog[0])
 			snprintf(ri.probe_why, sizeof(ri.probe_why), "the BPF object lacks program %s",

@@ -787,16 +787,26 @@ void sc_set_attach_time(struct sc_checker *c, __u64 ns)
 	c->attach_set = true;
 }
 
+/* Is the task's fault in @state for record @e? Then the record joins its
+ * sequence; else it is a sequence error, @msg. */
+static bool expect_state(struct sc_checker *c, struct sc_fault *f, const struct so_event *e,
+			 enum fstate state, const char *msg)
+{
+	if (f->state != state) {
+		report(c, NULL, e, SC_E_SEQUENCE, "%s", msg);
+		return false;
+	}
+	seq_add(f, e);
+	return true;
+}
+
 /* The iomap the filesystem returned, or the one DAX acts on. */
 static void on_iomap_record(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
 {
 	struct sc_fault *f = &t->f;
 
-	if (f->state != F_IN_FAULT) {
-		report(c, NULL, e, SC_E_SEQUENCE, "iomap record outside dax_iomap_fault");
+	if (!expect_state(c, f, e, F_IN_FAULT, "iomap record outside dax_iomap_fault"))
 		return;
-	}
-	seq_add(f, e);
 	if (e->type == SO_EV_IOMAP) {
 		f->have_iomap = true;
 		f->iomap = *e;
@@ -813,11 +823,8 @@ static void on_fault_exit(struct sc_checker *c, struct sc_task *t, const struct 
 {
 	struct sc_fault *f = &t->f;
 
-	if (f->state != F_IN_FAULT) {
-		report(c, NULL, e, SC_E_SEQUENCE, "dax_iomap_fault return without its entry");
+	if (!expect_state(c, f, e, F_IN_FAULT, "dax_iomap_fault return without its entry"))
 		return;
-	}
-	seq_add(f, e);
 	f->ret = (__u32)e->ret;
 	if (f->ret & SO_VM_FAULT_NEEDDSYNC) {
 		c->st.needdsync++;
@@ -871,11 +878,8 @@ static void on_fsync(struct sc_checker *c, struct sc_task *t, const struct so_ev
 {
 	struct sc_fault *f = &t->f;
 
-	if (f->state != F_IN_SYNC) {
-		report(c, NULL, e, SC_E_SEQUENCE, "metadata sync outside dax_finish_sync_fault");
+	if (!expect_state(c, f, e, F_IN_SYNC, "metadata sync outside dax_finish_sync_fault"))
 		return;
-	}
-	seq_add(f, e);
 	f->fsync_start = e->fsync.start;
 	f->fsync_end = e->fsync.end;
 	if (e->type == SO_EV_FSYNC_ENTER) {
@@ -911,11 +915,8 @@ static void on_mkwrite(struct sc_checker *c, struct sc_task *t, const struct so_
 
 	if (e->no_entry)
 		c->st.no_entry++;
-	if (f->state != F_IN_SYNC) {
-		report(c, NULL, e, SC_E_SEQUENCE, "dax_insert_pfn_mkwrite outside dax_finish_sync_fault");
+	if (!expect_state(c, f, e, F_IN_SYNC, "dax_insert_pfn_mkwrite outside dax_finish_sync_fault"))
 		return;
-	}
-	seq_add(f, e);
 	f->mkwrite_seen = true;
 	if (!same_page(f, e))
 		report(c, f, e, SC_V_WRONG_PAGE,
@@ -934,11 +935,8 @@ static void on_sync_exit(struct sc_checker *c, struct sc_task *t, const struct s
 {
 	struct sc_fault *f = &t->f;
 
-	if (f->state != F_IN_SYNC) {
-		report(c, NULL, e, SC_E_SEQUENCE, "dax_finish_sync_fault return without its entry");
+	if (!expect_state(c, f, e, F_IN_SYNC, "dax_finish_sync_fault return without its entry"))
 		return;
-	}
-	seq_add(f, e);
 	if (f->fsync_done && f->fsync_ret == 0 && !f->mkwrite_seen)
 		report(c, f, e, SC_E_SEQUENCE,
 		       "metadata sync succeeded but dax_insert_pfn_mkwrite was not seen");
@@ -959,6 +957,23 @@ static void on_handler_exit(struct sc_checker *c, struct sc_task *t, const struc
 	}
 }
 
+/* What each per-task record does to its task's fault. */
+static void (*const on_event[SO_EV_NR])(struct sc_checker *, struct sc_task *,
+					const struct so_event *) = {
+	[SO_EV_FAULT_ENTER] = on_fault_enter,
+	[SO_EV_IOMAP] = on_iomap_record,
+	[SO_EV_FAULT_ITER] = on_iomap_record,
+	[SO_EV_INSERT] = on_insert,
+	[SO_EV_FAULT_EXIT] = on_fault_exit,
+	[SO_EV_SYNC_ENTER] = on_sync_enter,
+	[SO_EV_FSYNC_ENTER] = on_fsync,
+	[SO_EV_FSYNC_EXIT] = on_fsync,
+	[SO_EV_XFS_FORCE] = on_xfs_force,
+	[SO_EV_MKWRITE] = on_mkwrite,
+	[SO_EV_SYNC_EXIT] = on_sync_exit,
+	[SO_EV_HANDLER_EXIT] = on_handler_exit,
+};
+
 void sc_feed(struct sc_checker *c, const struct so_event *e)
 {
 	struct sc_task *t;
@@ -978,42 +993,10 @@ void sc_feed(struct sc_checker *c, const struct so_event *e)
 	if (e->type != SO_EV_INSERT)
 		f->last_was_insert = false;
 
-	switch (e->type) {
-	case SO_EV_FAULT_ENTER:
-		on_fault_enter(c, t, e);
-		break;
-	case SO_EV_IOMAP:
-	case SO_EV_FAULT_ITER:
-		on_iomap_record(c, t, e);
-		break;
-	case SO_EV_INSERT:
-		on_insert(c, t, e);
-		break;
-	case SO_EV_FAULT_EXIT:
-		on_fault_exit(c, t, e);
-		break;
-	case SO_EV_SYNC_ENTER:
-		on_sync_enter(c, t, e);
-		break;
-	case SO_EV_FSYNC_ENTER:
-	case SO_EV_FSYNC_EXIT:
-		on_fsync(c, t, e);
-		break;
-	case SO_EV_XFS_FORCE:
-		on_xfs_force(c, t, e);
-		break;
-	case SO_EV_MKWRITE:
-		on_mkwrite(c, t, e);
-		break;
-	case SO_EV_SYNC_EXIT:
-		on_sync_exit(c, t, e);
-		break;
-	case SO_EV_HANDLER_EXIT:
-		on_handler_exit(c, t, e);
-		break;
-	default:
+	if (e->type < SO_EV_NR && on_event[e->type])
+		on_event[e->type](c, t, e);
+	else
 		report(c, NULL, e, SC_E_SEQUENCE, "unknown event type %u", e->type);
-	}
 }
 
 void sc_set_drops(struct sc_checker *c, unsigned long long drops)

@@ -143,4 +143,11 @@ int BPF_PROG(tpbtf_##name, ##args) { return call; }			\
 SEC("raw_tp")								\
 int BPF_PROG(rawtp_##name, ##args) { return call; }
 
+/*
+ * SLOT(n) for every candidate index of a hook that attaches them all
+ * (PROBE_EVERY: fs_handler<n>), up to PROBE_MAX_CANDS (probe.h); the unit
+ * test test_probe checks each object has every program its hooks need.
+ */
+#define HOOK_SLOTS(SLOT) SLOT(0) SLOT(1) SLOT(2) SLOT(3) SLOT(4) SLOT(5)
+
 #endif /* COMMON_BPF_H */

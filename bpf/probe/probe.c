@@ -339,6 +339,42 @@ int probe_check_programs(const struct probe_use *uses, size_t nuses,
 	return 0;
 }
 
+static void *load_once(struct probe_set *s, const struct probe_loader *l, const void *cfg,
+		       bool fast, int *errp)
+{
+	void *skel = l->open(cfg);
+	struct bpf_object_skeleton *sk;
+	int err;
+
+	if (!skel) {
+		*errp = -errno;
+		return NULL;
+	}
+	sk = l->skeleton(skel);
+	err = probe_bind(s, *sk->obj, fast);
+	if (!err)
+		err = bpf_object__load_skeleton(sk);
+	if (err) {
+		*errp = err;
+		l->destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+void *probe_load(struct probe_set *s, const struct probe_loader *l, const void *cfg, int *errp)
+{
+	void *skel = load_once(s, l, cfg, true, errp);
+
+	s->fast_load_err = 0;
+	if (!skel && !s->missing_prog[0]) {
+		s->fast_load_err = *errp;
+		verbose("load failed (%s); retrying with kprobes and raw_tp only", strerror(-*errp));
+		skel = load_once(s, l, cfg, false, errp);
+	}
+	return skel;
+}
+
 /* ---- attaching ----------------------------------------------------------------- */
 
 static void attach_func(struct probe_set *s, struct probe_target *t)

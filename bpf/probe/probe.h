@@ -147,6 +147,7 @@ struct probe_set {
 	bool kprobes;		/* --kprobes: no fentry */
 	bool raw_tp;		/* --raw-tp: no tp_btf */
 	bool fast_loaded;	/* the fentry/tp_btf programs went in */
+	int fast_load_err;	/* why they did not: 0, -errno */
 	struct probe_target t[PROBE_MAX_TARGETS];
 	size_t n;
 	char missing_prog[64];	/* probe_bind: the first program not found */
@@ -173,6 +174,38 @@ int probe_bind(struct probe_set *s, struct bpf_object *obj, bool fast);
  */
 int probe_check_programs(const struct probe_use *uses, size_t nuses,
 			 struct bpf_object *obj, char *buf, size_t len);
+/* How the layer opens a tool's skeleton: the tool's open (which sets its
+ * .rodata; NULL with errno), and the generated skeleton's parts. */
+struct probe_loader {
+	void *(*open)(const void *cfg);
+	struct bpf_object_skeleton *(*skeleton)(void *skel);
+	void (*destroy)(void *skel);
+};
+
+/* The loader of a bpftool skeleton named @name (daxlat_bpf), opened by the
+ * tool's @open_fn: defines static const struct probe_loader name##_loader. */
+#define PROBE_SKEL_LOADER(name, open_fn)					\
+static struct bpf_object_skeleton *name##_parts(void *skel)			\
+{										\
+	return ((struct name *)skel)->skeleton;					\
+}										\
+static void name##_destroy_any(void *skel)					\
+{										\
+	name##__destroy(skel);							\
+}										\
+static const struct probe_loader name##_loader = {				\
+	open_fn, name##_parts, name##_destroy_any				\
+}
+
+/*
+ * Open, bind and load: fentry/tp_btf where they tested well; when the
+ * kernel refuses those anyway (helpers, argument types), everything again
+ * with kprobes and raw_tp only (s->fast_load_err keeps why). The loaded
+ * skeleton, or NULL with *errp = -errno (-ENOENT and s->missing_prog when
+ * the object lacks a program).
+ */
+void *probe_load(struct probe_set *s, const struct probe_loader *l, const void *cfg,
+		 int *errp);
 /* In the order of the uses; exits before entries. */
 void probe_attach(struct probe_set *s);
 void probe_detach(struct probe_set *s);

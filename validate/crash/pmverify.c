@@ -85,10 +85,7 @@ const char argp_program_doc[] =
 
 static const struct argp_option opts[] = {
 	{ "file", 'f', "PATH", 0, "File to check (required); a missing file counts as pages 'nofile'", 0 },
-	{ "pages", 'n', "N", 0, "Pages pmwrite was asked to write (default 256)", 0 },
-	{ "seed", 's', "N", 0, "Run seed pmwrite was given (default 0)", 0 },
-	{ "generation", 'g', "N", 0, "Generation pmwrite was given (default 1)", 0 },
-	{ "writer", 'w', "N", 0, "Writer number pmwrite was given (default 0)", 0 },
+	PMP_IDENT_OPTIONS,
 	{ "recorded", 'r', "R", 0, "Pages known finished before the crash, 0..PAGES (default: all)", 0 },
 	{ "json", 'j', NULL, 0, "One JSON line instead of the text line", 0 },
 	{ "label", 'L', "KEY=VALUE", 0, "Copy KEY=VALUE into the JSON 'labels' object (repeatable)", 0 },
@@ -101,6 +98,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	char *eq;
 
+	if (pmp_ident_option(&env.id, key, arg))
+		return 0;
 	switch (key) {
 	case 'f':
 		env.path = cli_nonempty_arg("--file", arg);
@@ -134,8 +133,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		pmp_ident_check_count(&env.id, "--recorded", env.recorded);
 		break;
 	default:
-		if (pmp_ident_option(&env.id, key, arg))
-			break;
 		return cli_argp_default(key, arg, state);
 	}
 	return 0;

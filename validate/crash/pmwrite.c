@@ -68,21 +68,17 @@ static const char *const mode_names[] = { "sparse", "fallocated", "grow" };
 static const char *const flush_names[] = { "auto", "clwb", "clflushopt", "clflush", "none" };
 
 static struct env {
-	const char *path;
+	struct cli_target target;	/* -f -S --replace --no-dax-check -v */
 	struct pmp_ident id;	/* -n -s -g -w */
 	enum file_mode mode;
-	bool map_sync;
 	const char *tag;
 	bool crash_set;
 	uint64_t crash_after;
 	bool hold;
 	const char *gate;
 	enum flush_kind flush;
-	bool dax_check;
-	bool replace;
 } env = {
 	.id = PMP_IDENT_DEFAULT,
-	.dax_check = true,
 };
 
 struct run {
@@ -94,7 +90,7 @@ struct run {
 	enum flush_kind flush;	/* resolved: never FLUSH_AUTO */
 	unsigned int line;	/* cache line size in bytes */
 	char tag[MAX_TAG + 1];
-	const char *name;	/* env.path's last component, in dir_fd */
+	const char *name;	/* env.target.path's last component, in dir_fd */
 	bool created;		/* the data file is ours: removed if we fail before writing */
 	bool written;		/* a page went in: the file is kept from then on */
 };
@@ -134,27 +130,21 @@ enum {
 	OPT_CRASH_AFTER = 256,
 	OPT_HOLD,
 	OPT_FLUSH,
-	OPT_NO_DAX_CHECK,
 	OPT_GATE,
-	OPT_REPLACE,
 };
 
 static const struct argp_option opts[] = {
-	{ "file", 'f', "PATH", 0, "File to create on the DAX filesystem (required); kept", 0 },
-	{ "pages", 'n', "N", 0, "Pages to write (default 256)", 0 },
+	CLI_TARGET_OPTIONS("File to create on the DAX filesystem (required); kept",
+			   "Map with MAP_SHARED_VALIDATE|MAP_SYNC (default MAP_SHARED: the control)",
+			   "Run even if the file is not DAX (host tests of the control)",
+			   "Details on stderr"),
+	PMP_IDENT_OPTIONS,
 	{ "mode", 'm', "MODE", 0, "sparse (default), fallocated or grow", 0 },
-	{ "sync", 'S', NULL, 0, "Map with MAP_SHARED_VALIDATE|MAP_SYNC (default MAP_SHARED: the control)", 0 },
-	{ "seed", 's', "N", 0, "Run seed, part of every page's identity (default 0)", 0 },
-	{ "generation", 'g', "N", 0, "Crash round, part of every page's identity (default 1)", 0 },
-	{ "writer", 'w', "N", 0, "Writer number, part of every page's identity (default 0)", 0 },
 	{ "tag", 't', "TAG", 0, "Name in the progress lines (default: the file name)", 0 },
 	{ "crash-after", OPT_CRASH_AFTER, "K", 0, "After K finished pages (0..PAGES) crash the machine: write 'c' to /proc/sysrq-trigger", 0 },
 	{ "hold", OPT_HOLD, NULL, 0, "After the last page keep the mapping and wait until killed", 0 },
 	{ "gate", OPT_GATE, "DIR", 0, "When mapped, create DIR/ready.TAG, then wait for DIR/go before the first store (starts many writers at once)", 0 },
 	{ "flush", OPT_FLUSH, "HOW", 0, "Cache flush per line: auto (clwb, else clflushopt, else clflush; default), clwb, clflushopt, clflush, none", 0 },
-	{ "replace", OPT_REPLACE, NULL, 0, "Remove FILE first if it exists (without it, an existing FILE is refused and left untouched)", 0 },
-	{ "no-dax-check", OPT_NO_DAX_CHECK, NULL, 0, "Run even if the file is not DAX (host tests of the control)", 0 },
-	{ "verbose", 'v', NULL, 0, "Details on stderr", 0 },
 	CLI_OPT_HELP,
 	{ 0 },
 };
@@ -163,15 +153,11 @@ static const struct argp_option opts[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	if (!cli_target_parse(&env.target, key, arg) || pmp_ident_option(&env.id, key, arg))
+		return 0;
 	switch (key) {
-	case 'f':
-		env.path = cli_nonempty_arg("--file", arg);
-		break;
 	case 'm':
 		env.mode = cli_choice_arg("--mode", arg, mode_names, 3);
-		break;
-	case 'S':
-		env.map_sync = true;
 		break;
 	case 't':
 		if (!*arg || strlen(arg) > MAX_TAG || strpbrk(arg, " \t\n"))
@@ -192,24 +178,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_FLUSH:
 		env.flush = cli_choice_arg("--flush", arg, flush_names, 5);
 		break;
-	case OPT_NO_DAX_CHECK:
-		env.dax_check = false;
-		break;
-	case OPT_REPLACE:
-		env.replace = true;
-		break;
-	case 'v':
-		cli_verbose_on = true;
-		break;
 	case ARGP_KEY_END:
-		if (!env.path)
-			cli_usage_error("--file is required");
+		cli_target_end(&env.target);
 		if (env.crash_set)
 			pmp_ident_check_count(&env.id, "--crash-after", env.crash_after);
 		break;
 	default:
-		if (pmp_ident_option(&env.id, key, arg))
-			break;
 		return cli_argp_default(key, arg, state);
 	}
 	return 0;
@@ -345,7 +319,7 @@ static bool is_dax(int fd)
 
 static int prepare_file(struct run *r)
 {
-	char *copy = strdup(env.path);
+	char *copy = strdup(env.target.path);
 	off_t size = (off_t)(env.id.pages * PMP_PAGE_SIZE);
 	int err;
 
@@ -353,32 +327,32 @@ static int prepare_file(struct run *r)
 		return cli_fail_errno(ENOMEM, "strdup");
 	r->dir_fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	free(copy);
-	r->name = strrchr(env.path, '/');
-	r->name = r->name ? r->name + 1 : env.path;
+	r->name = strrchr(env.target.path, '/');
+	r->name = r->name ? r->name + 1 : env.target.path;
 	if (r->dir_fd < 0)
-		return cli_fail_errno(errno, "open the directory of %s", env.path);
-	if (!env.replace && faccessat(r->dir_fd, r->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return cli_fail_errno(errno, "open the directory of %s", env.target.path);
+	if (!env.target.replace && faccessat(r->dir_fd, r->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		return cli_fail(EXIT_FILE_EXISTS, "%s exists: pmwrite writes a file of its own and "
-				"left it untouched (--replace removes it)", env.path);
+				"left it untouched (--replace removes it)", env.target.path);
 	if (unlinkat(r->dir_fd, r->name, 0) && errno != ENOENT)
-		return cli_fail_errno(errno, "unlink %s", env.path);
+		return cli_fail_errno(errno, "unlink %s", env.target.path);
 	/* The parameters first: where the data file exists, so does its record. */
 	if ((err = pmp_ident_save(r->dir_fd, r->name, &env.id)))
-		return cli_fail_errno(err, "write %s.ident", env.path);
-	r->fd = open(env.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		return cli_fail_errno(err, "write %s.ident", env.target.path);
+	r->fd = open(env.target.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (r->fd < 0)
-		return cli_fail_errno(errno, "create %s", env.path);
+		return cli_fail_errno(errno, "create %s", env.target.path);
 	r->created = true;
-	if (env.dax_check && !is_dax(r->fd))
-		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.path);
+	if (!env.target.no_dax_check && !is_dax(r->fd))
+		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.target.path);
 	switch (env.mode) {
 	case MODE_SPARSE:
 		if (ftruncate(r->fd, size))
-			return cli_fail_errno(errno, "ftruncate %s", env.path);
+			return cli_fail_errno(errno, "ftruncate %s", env.target.path);
 		break;
 	case MODE_FALLOCATED:
 		if (fallocate(r->fd, 0, 0, size))
-			return cli_fail_errno(errno, "fallocate %s", env.path);
+			return cli_fail_errno(errno, "fallocate %s", env.target.path);
 		break;
 	case MODE_GROW:
 		break;
@@ -388,15 +362,15 @@ static int prepare_file(struct run *r)
 	 * first store: what the crash tests is the page faults alone.
 	 */
 	if (fsync(r->fd))
-		return cli_fail_errno(errno, "fsync %s", env.path);
+		return cli_fail_errno(errno, "fsync %s", env.target.path);
 	if (fsync(r->dir_fd))
-		return cli_fail_errno(errno, "fsync the directory of %s", env.path);
+		return cli_fail_errno(errno, "fsync the directory of %s", env.target.path);
 	return 0;
 }
 
 static int map_file(struct run *r)
 {
-	int flags = env.map_sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
+	int flags = env.target.map_sync ? MAP_SHARED_VALIDATE | MAP_SYNC : MAP_SHARED;
 	void *map;
 
 	r->map_len = env.id.pages * PMP_PAGE_SIZE;
@@ -404,16 +378,16 @@ static int map_file(struct run *r)
 	if (map == MAP_FAILED) {
 		int err = errno;
 
-		if (env.map_sync && err == EINVAL)
-			return cli_fail(EXIT_NO_MAP_SYNC, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SYNC", env.path);
-		if (env.map_sync && err == EOPNOTSUPP)
-			return cli_fail(EXIT_SYNC_REFUSED, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not DAX on synchronous pmem)", env.path);
-		return cli_fail_errno(err, "mmap %s", env.path);
+		if (env.target.map_sync && err == EINVAL)
+			return cli_fail(EXIT_NO_MAP_SYNC, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SYNC", env.target.path);
+		if (env.target.map_sync && err == EOPNOTSUPP)
+			return cli_fail(EXIT_SYNC_REFUSED, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not DAX on synchronous pmem)", env.target.path);
+		return cli_fail_errno(err, "mmap %s", env.target.path);
 	}
 	r->map = map;
 	/* One fault per page: more distinct points for the crash to hit. */
 	if (madvise(r->map, r->map_len, MADV_NOHUGEPAGE) && errno != EINVAL)
-		return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.path);
+		return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.target.path);
 	return 0;
 }
 
@@ -423,7 +397,7 @@ static int check_vm_sync(const struct run *r)
 	bool sf;
 	int err = mapsync_vm_sync(r->map, &sf, NULL, 0);
 
-	return err ? err : mapsync_expect_vm_sync(env.path, env.map_sync, sf);
+	return err ? err : mapsync_expect_vm_sync(env.target.path, env.target.map_sync, sf);
 }
 
 static int crash_now(const struct run *r, uint64_t done)
@@ -474,10 +448,10 @@ static int write_pages(struct run *r)
 	if (sigsetjmp(cli_sigbus_jump, 1)) {
 		cli_sigbus_armed = 0;
 		return cli_fail(EXIT_NO_SPACE, "store to page %llu of %s: SIGBUS",
-				(unsigned long long)i, env.path);
+				(unsigned long long)i, env.target.path);
 	}
 	if ((err = emit("S %s mode=%s map=%s flush=%s pages=%llu gen=%llu\n", r->tag,
-			mode_names[env.mode], env.map_sync ? "sync" : "shared",
+			mode_names[env.mode], env.target.map_sync ? "sync" : "shared",
 			flush_names[r->flush], (unsigned long long)env.id.pages,
 			(unsigned long long)env.id.generation)))
 		return err;
@@ -488,7 +462,7 @@ static int write_pages(struct run *r)
 
 		if (env.mode == MODE_GROW &&
 		    ftruncate(r->fd, (off_t)((i + 1) * PMP_PAGE_SIZE)))
-			return cli_fail_errno(errno, "ftruncate %s to %llu pages", env.path,
+			return cli_fail_errno(errno, "ftruncate %s to %llu pages", env.target.path,
 					      (unsigned long long)(i + 1));
 		pmp_fill(page, &key, i);
 		r->written = true;
@@ -519,7 +493,7 @@ int main(int argc, char **argv)
 	if (env.tag) {
 		snprintf(r.tag, sizeof(r.tag), "%s", env.tag);
 	} else {
-		copy = strdup(env.path);
+		copy = strdup(env.target.path);
 		snprintf(r.tag, sizeof(r.tag), "%s", copy ? basename(copy) : "file");
 		for (char *c = r.tag; *c; c++)
 			if (isspace((unsigned char)*c))
@@ -539,7 +513,7 @@ int main(int argc, char **argv)
 	    (err = check_vm_sync(&r)) || (err = pass_gate(&r)) ||
 	    (err = write_pages(&r)))
 		goto cleanup;
-	cli_verbose("%llu pages written to %s", (unsigned long long)env.id.pages, env.path);
+	cli_verbose("%llu pages written to %s", (unsigned long long)env.id.pages, env.target.path);
 	/* The crash is meant to find the mapping still in place. */
 	while (env.hold && !cli_stop_signal)
 		pause();
