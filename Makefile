@@ -118,7 +118,7 @@ $(O)/kernel/.complete: kernel-config/guest-kernel.mk vm/fetch-kernel.sh
 	$(Q)sh vm/fetch-kernel.sh $(GUEST_KERNEL_PKG) $(GUEST_KERNEL_DEB_VERSION) $(GUEST_KERNEL_VERSION) $(O)/kernel
 
 initramfs: $(INITRD)
-$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh
+$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 

@@ -2,7 +2,7 @@
 # Guest half of 'make overhead': the same faultlat run with and without
 # daxlat attached, alternating (ABBA) within one boot so drift cancels out.
 # One line per run: "R SCENARIO MODE ROUND MEDIAN_NS AVG_NS FAULTS".
-. /lib/vmlib.sh
+. /suite/vm/guest/lib.sh
 PATH=/job/bin:$PATH
 . ./job.env
 

@@ -4,7 +4,7 @@
 # xfs. Each scenario runs twice: untraced, for the table compared with the
 # seed's; and under daxlat, for the kernel's view of the same faults
 # (user-space and kernel figures of that second run belong together).
-. /lib/vmlib.sh
+. /suite/vm/guest/lib.sh
 PATH=/job/bin:$PATH
 . ./job.env
 

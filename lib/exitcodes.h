@@ -2,9 +2,11 @@
 /*
  * Exit codes shared by every tool of the MAP_SYNC test suite.
  *
- * One place so that scripts can tell "this machine cannot run the test"
- * (3, 4, 5) apart from "the test ran and something broke" (1, 6, 7)
- * without parsing messages.
+ * The one table: C tools include it, shell scripts read it through
+ * lib/exitcodes.sh (EXIT_* variables), the README lists it. So scripts can
+ * tell "this machine cannot run the test" (3, 4, 5, 8, 9) from "the test ran
+ * and something broke" (1, 6, 7, 10, 14) and from "the guest died" (117 on)
+ * without parsing messages. One code, one meaning, in every tool.
  */
 #ifndef SUITE_EXITCODES_H
 #define SUITE_EXITCODES_H
@@ -23,5 +25,20 @@
 #define EXIT_FILE_EXISTS	11 /* the target file exists and is not the tool's own: left untouched */
 #define EXIT_FAULT_SIZE		12 /* the kernel did not take the fault size asked for (PMD fell back to PTE) */
 #define EXIT_PARAM_MISMATCH	13 /* data written with other parameters than the verifier was given */
+#define EXIT_CHECK_FAILED	14 /* a checker's verdict: a rule it checks was broken, or the check is incomplete */
+#define EXIT_NOTHING_CHECKED	15 /* a checker ran and saw nothing to judge: no verdict */
+
+/* The VM runner (vm/run.sh, vm/job.sh): how a guest run ended, when not
+ * with its job's own status. The splat classes are vm/splats.txt's. */
+#define EXIT_VM_WARNING		117 /* WARNING: in the guest console */
+#define EXIT_VM_BUG		118 /* BUG:, Oops, general protection fault, UBSAN, KASAN */
+#define EXIT_VM_SOFT_LOCKUP	119 /* watchdog: BUG: soft lockup */
+#define EXIT_VM_HARD_LOCKUP	120 /* hard LOCKUP (NMI watchdog) */
+#define EXIT_VM_RCU_STALL	121 /* rcu: INFO: ... detected stalls */
+#define EXIT_VM_HUNG_TASK	122 /* INFO: task ... blocked for more than N seconds */
+#define EXIT_VM_PANIC		123 /* Kernel panic - not syncing (not the job's own crash) */
+#define EXIT_VM_WATCHDOG	124 /* the run's watchdog fired: the guest never ended */
+#define EXIT_VM_NO_RESULT	125 /* the guest ended without reporting (crashed, killed from outside) */
+#define EXIT_VM_SETUP		126 /* bad usage of the runner or host setup failure */
 
 #endif /* SUITE_EXITCODES_H */

@@ -2,7 +2,7 @@
 # keeps every result it already reported, and names the test in flight as
 # one 'not ok' with the reason (tests/host/guest.sh).
 # Usage: awk -v job=NAME -v reason=TEXT [-v splat=FILE] -f salvage.awk results.txt
-#   The test in flight is the last '# begin NAME' (tests/ktap.sh) after the
+#   The test in flight is the last '# begin NAME' (lib/ktap.sh) after the
 #   last top-level result, else "guest_JOB".
 /^KTAP version/ { next }
 /^1\.\.[0-9]+$/ { planned = substr($0, 4) + 0; next }

@@ -10,6 +10,7 @@
 #include <argp.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +26,12 @@
 
 #include "exitcodes.h"
 #include "json.h"
+#include "ktap.h"
 #include "syncorder.h"
 #include "syncorder_check.h"
 #include "syncorder.skel.h"
 #include "syncorder_probes.h"
 #include "trace_helpers.h"
-
-/* KTAP exit codes (tests/ktap.sh): 0 pass, 1 fail, 4 skip. */
-#define KTAP_PASS	0
-#define KTAP_FAIL	1
-#define KTAP_SKIP	4
 
 static struct env {
 	struct trace_opts opt;	/* -c, -p, --json, --kprobes, --raw-tp, -v */
@@ -59,9 +56,10 @@ static const char doc[] =
 "    syncorder -d 10            # the whole system for 10 seconds\n"
 "\n"
 "Output: one KTAP document (ok/not ok per check, violations as '#' lines);\n"
-"--json prints a JSON document instead. Exit status: 0 every check passed,\n"
-"1 a violation or an incomplete check, 4 nothing was checked (no synchronous\n"
-"write fault seen), 2 usage, 8 no kernel BTF, 9 this kernel cannot be traced\n"
+"--json prints a JSON document instead. Exit status (lib/exitcodes.h): 0 every\n"
+"check passed, 14 a violation or an incomplete check, 15 nothing was checked\n"
+"(no synchronous write fault seen), 1 runtime error, 2 usage, 8 no kernel BTF,\n"
+"9 this kernel cannot be traced\n"
 "(the probes line says which hook failed), 128+N stopped by signal N before\n"
 "the command ended (the command is stopped too). The command's output shares\n"
 "stdout: redirect it inside CMD.";
@@ -176,7 +174,7 @@ struct run {
 	bool size_is_order;
 	pid_t child;
 	int child_status;	/* exit code, -1 unknown */
-	bool loaded, probes_ok;
+	bool no_btf, loaded, probes_ok;
 	char probe_why[1024];
 	unsigned long long counters[SO_C_NR];
 };
@@ -191,30 +189,30 @@ static bool is_invariant(enum sc_kind k)
 	return k == SC_V_DIRECT_UNCOMMITTED || k == SC_V_SYNC_UNCOMMITTED;
 }
 
-static void print_report_text(const struct sc_report *r, size_t n)
+static void print_report_text(FILE *o, const struct sc_report *r, size_t n)
 {
-	printf("# %s %zu: %s: pid %u (%.*s) tid %u, dev %u:%u ino %llu pgoff %llu, %s %s write fault\n",
-	       sc_kind_is_violation(r->kind) ? "violation" : "error", n, sc_kind_name(r->kind),
-	       r->pid, SO_COMM_LEN, r->comm, r->tid, r->dev >> 20, r->dev & 0xfffff,
-	       (unsigned long long)r->ino, (unsigned long long)r->pgoff, fault_fs_name(r->fs),
-	       fault_size_name(r->size));
-	printf("#   %s\n", r->text);
+	fprintf(o, "# %s %zu: %s: pid %u (%.*s) tid %u, dev %u:%u ino %llu pgoff %llu, %s %s write fault\n",
+		sc_kind_is_violation(r->kind) ? "violation" : "error", n, sc_kind_name(r->kind),
+		r->pid, SO_COMM_LEN, r->comm, r->tid, r->dev >> 20, r->dev & 0xfffff,
+		(unsigned long long)r->ino, (unsigned long long)r->pgoff, fault_fs_name(r->fs),
+		fault_size_name(r->size));
+	fprintf(o, "#   %s\n", r->text);
 	if (r->nseq) {
-		printf("#   events:\n");
+		fprintf(o, "#   events:\n");
 		for (int i = 0; i < r->nseq; i++)
-			printf("#     %d. %s\n", i + 1, r->seq[i]);
+			fprintf(o, "#     %d. %s\n", i + 1, r->seq[i]);
 	}
 }
 
-/* The reports of one group, then the line's diagnostic. */
-static void print_group(const struct sc_checker *c, bool (*in)(enum sc_kind),
+/* The reports of one group, before the result they explain. */
+static void print_group(FILE *o, const struct sc_checker *c, bool (*in)(enum sc_kind),
 			size_t *shown)
 {
 	for (size_t i = 0; i < c->nreports; i++) {
 		if (!in(c->reports[i].kind))
 			continue;
 		if (*shown < (size_t)env.details)
-			print_report_text(&c->reports[i], *shown + 1);
+			print_report_text(o, &c->reports[i], *shown + 1);
 		(*shown)++;
 	}
 }
@@ -239,110 +237,123 @@ static unsigned long long count_kinds(const struct sc_checker *c, bool (*in)(enu
 	return n;
 }
 
+/* Nothing could be traced: every check skipped, the reason first. */
+static void ktap_untraced(struct ktap *k, const struct run *ri)
+{
+	static const char *const checks[] = {
+		"event_stream_complete", "sync_faults_checked", "needdsync_protocol",
+		"commit_before_writable_entry",
+	};
+
+	ktap_result(k, false, "probes_attached", "%s", ri->probe_why);
+	for (size_t i = 0; i < sizeof(checks) / sizeof(*checks); i++)
+		ktap_skip(k, checks[i], "not traced");
+	if (env.opt.cmd)
+		ktap_skip(k, "workload", "not run");
+}
+
+static void ktap_stream(struct ktap *k, const struct sc_checker *c, const struct run *ri,
+			size_t *shown)
+{
+	const struct sc_stats *st = &c->st;
+	unsigned long long v = count_kinds(c, is_stream_error);
+
+	print_group(ktap_file(k), c, is_stream_error, shown);
+	ktap_result(k, !v && !ri->counters[SO_C_STATE_FULL] && !c->out_of_memory,
+		    "event_stream_complete", "%llu events (%llu sent), %llu lost, %llu checker errors, "
+		    "task table full %llu, %llu faults already in flight at attach skipped%s",
+		    st->events, ri->counters[SO_C_EVENTS], st->drops, v,
+		    ri->counters[SO_C_STATE_FULL], st->skipped_in_flight,
+		    c->out_of_memory ? ", checker out of memory" : "");
+}
+
+static void ktap_checked(struct ktap *k, const struct sc_checker *c, size_t *shown)
+{
+	const struct sc_stats *st = &c->st;
+
+	print_group(ktap_file(k), c, is_unsupported, shown);
+	if (c->by_kind[SC_E_UNSUPPORTED])
+		ktap_result(k, false, "sync_faults_checked",
+			    "%llu faults could not be checked (see above), %llu checked",
+			    st->unsupported, st->checked);
+	else if (!st->checked)
+		ktap_skip(k, "sync_faults_checked",
+			  "no writable entry was installed by a VM_SYNC write fault (%llu faults seen)",
+			  st->faults);
+	else
+		ktap_result(k, true, "sync_faults_checked",
+			    "%llu VM_SYNC write faults (ext4 %llu, xfs %llu; pte %llu, pmd %llu), "
+			    "%llu allocating, %llu NEEDDSYNC, %llu writable entries checked "
+			    "(%llu direct, %llu after sync); a per-inode check would have flagged %llu",
+			    st->faults, st->faults_ext4, st->faults_xfs, st->faults_pte,
+			    st->faults_pmd, st->allocating, st->needdsync, st->checked,
+			    st->direct_inserts, st->sync_inserts, st->naive_flagged);
+	if (c->nprocs < 2)
+		return;
+	for (size_t i = 0; i < c->nprocs && i < 16; i++) {
+		const struct sc_proc *p = &c->procs[i];
+
+		ktap_diag(k, "process %u (%s): %llu faults, %llu checked (%llu NEEDDSYNC), "
+			  "%llu violations", p->pid, p->comm, p->faults, p->checked, p->needdsync,
+			  p->violations);
+	}
+	if (c->nprocs > 16)
+		ktap_diag(k, "(%zu more processes: --json)", c->nprocs - 16);
+}
+
+static void ktap_rules(struct ktap *k, const struct sc_checker *c, size_t *shown)
+{
+	unsigned long long v = count_kinds(c, is_protocol);
+
+	print_group(ktap_file(k), c, is_protocol, shown);
+	ktap_result(k, !v, "needdsync_protocol", "%llu violations", v);
+	v = count_kinds(c, is_invariant);
+	print_group(ktap_file(k), c, is_invariant, shown);
+	ktap_result(k, !v, "commit_before_writable_entry",
+		    "%llu violations in %llu faults (%llu direct, %llu after sync)", v,
+		    c->st.violating_faults, c->by_kind[SC_V_DIRECT_UNCOMMITTED],
+		    c->by_kind[SC_V_SYNC_UNCOMMITTED]);
+	if (*shown > (size_t)env.details)
+		ktap_diag(k, "(%zu more reports not shown; --details N, or --json)",
+			  *shown - (size_t)env.details);
+}
+
+/* The verdict as KTAP on stdout; returns the exit status it means. */
 static int print_ktap(const struct sc_checker *c, const struct run *ri)
 {
-	int n = 0, pass = 0, fail = 0, skip = 0;
 	size_t shown = 0;
 	char buf[2048];
-	const struct sc_stats *st = &c->st;
-	unsigned long long v;
+	struct ktap k;
 
-#define RESULT(ok, name, ...) do {					\
-		n++;							\
-		if (ok) pass++; else fail++;				\
-		printf("%sok %d %s", (ok) ? "" : "not ", n, name);	\
-		printf(" # " __VA_ARGS__);				\
-		putchar('\n');						\
-	} while (0)
-#define SKIPPED(name, ...) do {						\
-		n++; skip++;						\
-		printf("ok %d %s # SKIP ", n, name);			\
-		printf(__VA_ARGS__);					\
-		putchar('\n');						\
-	} while (0)
-
-	printf("KTAP version 1\n1..%d\n", env.opt.cmd ? 6 : 5);
-	printf("# syncorder on %s; dax_iomap_fault 2nd argument: %s\n", ri->uts.release,
-	       ri->size_is_order ? "order" : "enum page_entry_size");
+	if (ktap_begin(&k, stdout)) {
+		fprintf(stderr, "syncorder: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	ktap_diag(&k, "syncorder on %s; dax_iomap_fault 2nd argument: %s", ri->uts.release,
+		  ri->size_is_order ? "order" : "enum page_entry_size");
 	probe_summary(&probes, buf, sizeof(buf));
-	printf("# probes: %s\n", buf);
+	ktap_diag(&k, "probes: %s", buf);
 	if (!ri->loaded || !ri->probes_ok) {
-		RESULT(false, "probes_attached", "%s", ri->probe_why);
-		SKIPPED("event_stream_complete", "not traced");
-		SKIPPED("sync_faults_checked", "not traced");
-		SKIPPED("needdsync_protocol", "not traced");
-		SKIPPED("commit_before_writable_entry", "not traced");
+		ktap_untraced(&k, ri);
+	} else {
+		if (have_xfs)
+			ktap_result(&k, true, "probes_attached", "ext4 and xfs");
+		else
+			ktap_result(&k, true, "probes_attached", "ext4 (%s)", xfs_unchecked_why());
+		ktap_stream(&k, c, ri, &shown);
+		ktap_checked(&k, c, &shown);
+		ktap_rules(&k, c, &shown);
 		if (env.opt.cmd)
-			SKIPPED("workload", "not run");
-		goto totals;
+			ktap_result(&k, ri->child_status == 0, "workload", "'%s' exit %d",
+				    env.opt.cmd, ri->child_status);
 	}
-	if (have_xfs)
-		RESULT(true, "probes_attached", "ext4 and xfs");
-	else
-		RESULT(true, "probes_attached", "ext4 (%s)", xfs_unchecked_why());
-
-	v = count_kinds(c, is_stream_error);
-	print_group(c, is_stream_error, &shown);
-	RESULT(!v && !ri->counters[SO_C_STATE_FULL] && !c->out_of_memory,
-	       "event_stream_complete", "%llu events (%llu sent), %llu lost, %llu checker errors, "
-	       "task table full %llu, %llu faults already in flight at attach skipped%s",
-	       st->events, ri->counters[SO_C_EVENTS], st->drops, v, ri->counters[SO_C_STATE_FULL],
-	       st->skipped_in_flight, c->out_of_memory ? ", checker out of memory" : "");
-
-	print_group(c, is_unsupported, &shown);
-	if (c->by_kind[SC_E_UNSUPPORTED])
-		RESULT(false, "sync_faults_checked", "%llu faults could not be checked (see above), %llu checked",
-		       st->unsupported, st->checked);
-	else if (!st->checked)
-		SKIPPED("sync_faults_checked", "no writable entry was installed by a VM_SYNC write fault (%llu faults seen)",
-			st->faults);
-	else
-		RESULT(true, "sync_faults_checked",
-		       "%llu VM_SYNC write faults (ext4 %llu, xfs %llu; pte %llu, pmd %llu), %llu allocating, "
-		       "%llu NEEDDSYNC, %llu writable entries checked (%llu direct, %llu after sync); "
-		       "a per-inode check would have flagged %llu",
-		       st->faults, st->faults_ext4, st->faults_xfs, st->faults_pte, st->faults_pmd,
-		       st->allocating, st->needdsync, st->checked, st->direct_inserts, st->sync_inserts,
-		       st->naive_flagged);
-
-	if (c->nprocs > 1) {
-		for (size_t i = 0; i < c->nprocs && i < 16; i++) {
-			const struct sc_proc *p = &c->procs[i];
-
-			printf("# process %u (%s): %llu faults, %llu checked (%llu NEEDDSYNC), %llu violations\n",
-			       p->pid, p->comm, p->faults, p->checked, p->needdsync, p->violations);
-		}
-		if (c->nprocs > 16)
-			printf("# (%zu more processes: --json)\n", c->nprocs - 16);
-	}
-
-	v = count_kinds(c, is_protocol);
-	print_group(c, is_protocol, &shown);
-	RESULT(!v, "needdsync_protocol", "%llu violations", v);
-
-	v = count_kinds(c, is_invariant);
-	print_group(c, is_invariant, &shown);
-	RESULT(!v, "commit_before_writable_entry", "%llu violations in %llu faults (%llu direct, %llu after sync)",
-	       v, st->violating_faults, c->by_kind[SC_V_DIRECT_UNCOMMITTED],
-	       c->by_kind[SC_V_SYNC_UNCOMMITTED]);
-	if (shown > (size_t)env.details)
-		printf("# (%zu more reports not shown; --details N, or --json)\n", shown - (size_t)env.details);
-
-	if (env.opt.cmd)
-		RESULT(ri->child_status == 0, "workload", "'%s' exit %d", env.opt.cmd, ri->child_status);
-totals:
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", pass, fail, skip);
-	fflush(stdout);
-#undef RESULT
-#undef SKIPPED
-	if (fail)
-		return KTAP_FAIL;
-	return skip ? KTAP_SKIP : KTAP_PASS;
+	ktap_end(&k);
+	return EXIT_OK;
 }
 
 static int write_json(FILE *out, const struct sc_checker *c, const struct run *ri, int result)
 {
-	static const char *const results[] = { [0] = "pass", [1] = "fail", [4] = "skip" };
+
 	const struct sc_stats *st = &c->st;
 	struct json_writer w;
 
@@ -350,7 +361,8 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_begin_object(&w);
 	json_kv_string(&w, "tool", "syncorder");
 	json_kv_string(&w, "kernel", ri->uts.release);
-	json_kv_string(&w, "result", result == 0 || result == 1 || result == 4 ? results[result] : "?");
+	json_kv_string(&w, "result", result == EXIT_OK ? "pass" :
+		       result == EXIT_NOTHING_CHECKED ? "skip" : "fail");
 	json_kv_string(&w, "size_arg", ri->size_is_order ? "order" : "enum page_entry_size");
 	probe_json(&probes, &w);
 	json_kv_bool(&w, "probes_ok", ri->loaded && ri->probes_ok);
@@ -467,152 +479,151 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 
 /* ---- main ------------------------------------------------------------------------ */
 
-int main(int argc, char **argv)
+/* The run's exit status, the same whether it prints KTAP or JSON. */
+static int run_status(const struct sc_checker *c, const struct run *ri)
 {
-	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
-	struct run ri = { .child_status = -1 };
-	struct trace_cfg cfg = { 0 };
-	struct syncorder_bpf *skel = NULL;
-	struct ring_buffer *rb = NULL;
-	struct sc_checker *chk = NULL;
-	bool no_btf = false;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct held_cmd cmd = HELD_CMD_INIT;
-	int err, ret = KTAP_FAIL;
-	int fentry_err = 0;
-	time_t deadline = 0;
+	if (!ri->loaded || !ri->probes_ok)
+		return ri->no_btf ? EXIT_NO_BTF : EXIT_NO_PROBE;
+	if (env.opt.cmd && ri->child_status != 0)
+		return EXIT_CHECK_FAILED;
+	switch (sc_result(c)) {
+	case KTAP_PASSED:
+		return EXIT_OK;
+	case KTAP_ALL_SKIPPED:
+		return EXIT_NOTHING_CHECKED;
+	default:
+		return EXIT_CHECK_FAILED;
+	}
+}
 
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return EXIT_USAGE;
-	verbose_setup("syncorder", env.opt.verbose, true);
-	libbpf_set_print(libbpf_print_verbose);
-	uname(&ri.uts);
-	chk = sc_new();
-	if (!chk) {
-		fprintf(stderr, "syncorder: out of memory\n");
-		return KTAP_FAIL;
-	}
-	if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "syncorder: no process %d\n", env.opt.pid);
-		return EXIT_USAGE;
-	}
+/* Why the kernel cannot be checked, into ri->probe_why: false. */
+__attribute__((format(printf, 2, 3)))
+static bool unusable(struct run *ri, const char *fmt, ...)
+{
+	va_list ap;
 
-	verbose("start");
-	err = kernel_btf_load();
+	va_start(ap, fmt);
+	vsnprintf(ri->probe_why, sizeof(ri->probe_why), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/* BTF, the size argument, where the hooks are, what the BPF side is told. */
+static bool resolve_kernel(struct run *ri, struct trace_cfg *cfg)
+{
+	int err = kernel_btf_load();
+
 	if (err) {
-		no_btf = true;
-		snprintf(ri.probe_why, sizeof(ri.probe_why),
-			 "no kernel BTF (/sys/kernel/btf/vmlinux: %s): the kernel needs CONFIG_DEBUG_INFO_BTF",
-			 strerror(-err));
-		goto report_unusable;
+		ri->no_btf = true;
+		return unusable(ri, "no kernel BTF (/sys/kernel/btf/vmlinux: %s): the kernel needs "
+				"CONFIG_DEBUG_INFO_BTF", strerror(-err));
 	}
-	err = detect_size_arg("dax_iomap_fault", &ri.size_is_order, NULL);
-	if (err) {
-		snprintf(ri.probe_why, sizeof(ri.probe_why), "%s",
-			 err == -ENOENT ? "dax_iomap_fault is not in the kernel's BTF (no CONFIG_FS_DAX?)" :
-			 "dax_iomap_fault has an unknown signature (2nd argument neither enum nor integer)");
-		goto report_unusable;
-	}
+	err = detect_size_arg("dax_iomap_fault", &ri->size_is_order, NULL);
+	if (err)
+		return unusable(ri, "%s", err == -ENOENT ?
+				"dax_iomap_fault is not in the kernel's BTF (no CONFIG_FS_DAX?)" :
+				"dax_iomap_fault has an unknown signature (2nd argument neither enum nor integer)");
 	verbose("vmlinux BTF loaded");
 	kernel_btf_load_modules();
 	verbose("module BTF loaded");
 	if (probe_resolve(&probes, &probe_running_kernel, syncorder_uses,
 			  sizeof(syncorder_uses) / sizeof(*syncorder_uses), env.opt.kprobes,
-			  env.opt.raw_tp)) {
-		snprintf(ri.probe_why, sizeof(ri.probe_why), "more probe targets than PROBE_MAX_TARGETS");
-		goto report_unusable;
-	}
+			  env.opt.raw_tp))
+		return unusable(ri, "more probe targets than PROBE_MAX_TARGETS");
 	probe_print_resolved(&probes);
 	have_xfs = probe_usable(&probes, HOOK_XFS_IOMAP);
-	cfg.size_is_order = ri.size_is_order;
-	cfg.pmd_order = detect_pmd_order();
-	cfg.filter = env.opt.cmd || env.opt.pid;
-	cfg.follow_forks = env.opt.cmd != NULL;
+	cfg->size_is_order = ri->size_is_order;
+	cfg->pmd_order = detect_pmd_order();
+	cfg->filter = env.opt.cmd || env.opt.pid;
+	cfg->follow_forks = env.opt.cmd != NULL;
 	verbose("dax_iomap_fault size argument is %s; PMD order %u; xfs: %s",
-		ri.size_is_order ? "an order" : "enum page_entry_size", cfg.pmd_order,
+		ri->size_is_order ? "an order" : "enum page_entry_size", cfg->pmd_order,
 		have_xfs ? "present" : xfs_unchecked_why());
+	return true;
+}
 
-	if (env.opt.cmd) {
-		if (held_cmd_spawn(&cmd, env.opt.cmd)) {
-			fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
-			goto cleanup;
-		}
-		ri.child = cmd.pid;
-	}
+/* Why probe_ok() said no, with what may explain it. */
+static void explain_probes(struct run *ri)
+{
+	size_t l = strlen(ri->probe_why), len = sizeof(ri->probe_why);
+	int err = probes.fast_load_err;
 
-	skel = probe_load(&probes, &syncorder_bpf_loader, &cfg, &err);
-	fentry_err = probes.fast_load_err;
-	if (!skel) {
+	if (err && !env.opt.kprobes)
+		l += (size_t)snprintf(ri->probe_why + l, len - l, " (fentry programs do not load here: %s%s)",
+				      strerror(-err), err == -EPERM ? ", BPF tracing restricted" : "");
+	if (l < len && kprobes_unavailable())
+		snprintf(ri->probe_why + l, len - l,
+			 " (this kernel has no kprobe PMU nor kprobe_events to fall back on)");
+}
+
+/* Load and attach; *skelp set for cleanup. ri->loaded and ri->probes_ok say
+ * how far it got. */
+static void load_and_attach(struct run *ri, const struct trace_cfg *cfg, struct sc_checker *chk,
+			    struct syncorder_bpf **skelp)
+{
+	struct timespec now;
+	int err;
+
+	*skelp = probe_load(&probes, &syncorder_bpf_loader, cfg, &err);
+	if (!*skelp) {
 		if (probes.missing_prog[0])
-			snprintf(ri.probe_why, sizeof(ri.probe_why), "the BPF object lacks program %s",
-				 probes.missing_prog);
+			unusable(ri, "the BPF object lacks program %s", probes.missing_prog);
 		else
-			snprintf(ri.probe_why, sizeof(ri.probe_why), "cannot load the BPF programs: %s%s",
-				 strerror(-err), err == -EPERM ? " (not root, or BPF restricted)" : "");
-		goto report_unusable;
+			unusable(ri, "cannot load the BPF programs: %s%s", strerror(-err),
+				 err == -EPERM ? " (not root, or BPF restricted)" : "");
+		return;
 	}
 	verbose("loaded");
-	ri.loaded = true;
+	ri->loaded = true;
 	probe_attach(&probes);
-	{
-		struct timespec now;
-
-		/* Faults already running now are not judged (sc_set_attach_time). */
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		sc_set_attach_time(chk, (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec);
-	}
+	/* Faults already running now are not judged (sc_set_attach_time). */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	sc_set_attach_time(chk, (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec);
 	verbose("attached");
-	ri.probes_ok = probe_ok(&probes, ri.probe_why, sizeof(ri.probe_why));
-	if (!ri.probes_ok) {
-		bool no_kprobes = kprobes_unavailable();
-		size_t l = strlen(ri.probe_why);
-
-		if (fentry_err && !env.opt.kprobes) {
-			l += (size_t)snprintf(ri.probe_why + l, sizeof(ri.probe_why) - l,
-					      " (fentry programs do not load here: %s%s)", strerror(-fentry_err),
-					      fentry_err == -EPERM ? ", BPF tracing restricted" : "");
-			if (l >= sizeof(ri.probe_why))
-				l = sizeof(ri.probe_why) - 1;
-		}
-		if (no_kprobes)
-			snprintf(ri.probe_why + l, sizeof(ri.probe_why) - l,
-				 " (this kernel has no kprobe PMU nor kprobe_events to fall back on)");
-		fprintf(stderr, "syncorder: cannot trace what the check needs: %s\n", ri.probe_why);
-		goto report;
+	ri->probes_ok = probe_ok(&probes, ri->probe_why, sizeof(ri->probe_why));
+	if (!ri->probes_ok) {
+		explain_probes(ri);
+		fprintf(stderr, "syncorder: cannot trace what the check needs: %s\n", ri->probe_why);
 	}
+}
+
+/* The filter, fork following and ring buffer: false on failure (said). */
+static bool start_stream(struct syncorder_bpf *skel, const struct run *ri,
+			 const struct trace_cfg *cfg, struct sc_checker *chk, struct ring_buffer **rbp)
+{
 	if (env.opt.cmd) {
 		fork_link = bpf_program__attach(skel->progs.follow_fork);
 		if (!fork_link)
 			fprintf(stderr, "syncorder: warning: cannot follow forks (%s): only the shell is checked\n",
 				strerror(errno));
 	}
-	if (cfg.filter &&
-	    filter_add_tgid(skel->maps.tgids, env.opt.cmd ? ri.child : env.opt.pid)) {
+	if (cfg->filter && filter_add_tgid(skel->maps.tgids, env.opt.cmd ? ri->child : env.opt.pid)) {
 		fprintf(stderr, "syncorder: cannot set the pid filter: %s\n", strerror(errno));
-		goto cleanup;
+		return false;
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, chk, NULL);
-	if (!rb) {
+	*rbp = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, chk, NULL);
+	if (!*rbp) {
 		fprintf(stderr, "syncorder: cannot open the ring buffer: %s\n", strerror(errno));
-		goto cleanup;
+		return false;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (env.duration)
-		deadline = time(NULL) + env.duration;
-	if (env.opt.cmd && held_cmd_release(&cmd)) {
-		fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
-		goto cleanup;
-	}
+	return true;
+}
+
+/* Until the command or process ends, -d passes or a stop signal: false
+ * when the ring buffer failed. */
+static bool check_loop(struct ring_buffer *rb, struct run *ri, struct held_cmd *cmd)
+{
+	time_t deadline = env.duration ? time(NULL) + env.duration : 0;
+	int err;
 
 	while (!exiting) {
 		err = ring_buffer__poll(rb, 100);
 		if (err < 0 && err != -EINTR) {
 			fprintf(stderr, "syncorder: ring buffer: %s\n", strerror(-err));
-			goto cleanup;
+			return false;
 		}
 		if (env.opt.cmd) {
-			if (held_cmd_ended(&cmd, &ri.child_status, -1))
+			if (held_cmd_ended(cmd, &ri->child_status, -1))
 				break;
 		} else if (env.opt.pid && process_gone(env.opt.pid)) {
 			break;
@@ -622,45 +633,91 @@ int main(int argc, char **argv)
 	}
 	verbose("workload done");
 	ring_buffer__consume(rb);
+	return true;
+}
 
-report:
+/* KTAP or JSON on stdout, JSON into --json-out: the exit status. */
+static int report(const struct sc_checker *chk, const struct run *ri)
+{
+	int status = run_status(chk, ri);
+	FILE *f;
+
+	if (env.opt.json ? write_json(stdout, chk, ri, status) : print_ktap(chk, ri))
+		status = EXIT_RUNTIME;
+	if (env.json_out) {
+		f = fopen(env.json_out, "w");
+		if (!f || write_json(f, chk, ri, status)) {
+			fprintf(stderr, "syncorder: cannot write %s: %s\n", env.json_out, strerror(errno));
+			status = EXIT_RUNTIME;
+		}
+		if (f)
+			fclose(f);
+	}
+	if (!ri->loaded)
+		fprintf(stderr, "syncorder: %s\n", ri->probe_why);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { .options = opts, .parser = parse_arg, .doc = doc };
+	struct run ri = { .child_status = -1 };
+	struct trace_cfg cfg = { 0 };
+	struct syncorder_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct sc_checker *chk;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct held_cmd cmd = HELD_CMD_INIT;
+	int ret = EXIT_RUNTIME;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return EXIT_USAGE;
+	verbose_setup("syncorder", env.opt.verbose, true);
+	libbpf_set_print(libbpf_print_verbose);
+	uname(&ri.uts);
+	chk = sc_new();
+	if (!chk) {
+		fprintf(stderr, "syncorder: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "syncorder: no process %d\n", env.opt.pid);
+		sc_free(chk);
+		return EXIT_USAGE;
+	}
+	verbose("start");
+	if (resolve_kernel(&ri, &cfg)) {
+		if (env.opt.cmd) {
+			if (held_cmd_spawn(&cmd, env.opt.cmd)) {
+				fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
+				goto cleanup;
+			}
+			ri.child = cmd.pid;
+		}
+		load_and_attach(&ri, &cfg, chk, &skel);
+	}
+	if (ri.loaded && ri.probes_ok) {
+		if (!start_stream(skel, &ri, &cfg, chk, &rb))
+			goto cleanup;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		if (env.opt.cmd && held_cmd_release(&cmd)) {
+			fprintf(stderr, "syncorder: cannot start the command: %s\n", strerror(errno));
+			goto cleanup;
+		}
+		if (!check_loop(rb, &ri, &cmd))
+			goto cleanup;
+	} else {
+		/* The command has not run: it gets EOF on its pipe. */
+		held_cmd_cancel(&cmd);
+	}
 	if (skel)
 		memcpy(ri.counters, (const void *)skel->bss->counters, sizeof(ri.counters));
-	sc_set_drops(chk, ri.counters[SO_C_DROPS]);
-	sc_finish(chk);
-report_unusable:
-	/* The command has not run: it gets EOF on its pipe. */
-	if (!ri.loaded || !ri.probes_ok)
-		held_cmd_cancel(&cmd);
-	{
-		int kr;
-
-		if (env.opt.json) {
-			kr = !ri.loaded || !ri.probes_ok ? KTAP_FAIL : sc_result(chk);
-			if (env.opt.cmd && ri.child_status != 0 && kr != KTAP_FAIL && ri.loaded && ri.probes_ok)
-				kr = KTAP_FAIL;
-			if (write_json(stdout, chk, &ri, kr))
-				kr = KTAP_FAIL;
-		} else {
-			kr = print_ktap(chk, &ri);
-		}
-		if (env.json_out) {
-			FILE *f = fopen(env.json_out, "w");
-
-			if (!f || write_json(f, chk, &ri, kr)) {
-				fprintf(stderr, "syncorder: cannot write %s: %s\n", env.json_out, strerror(errno));
-				kr = KTAP_FAIL;
-			}
-			if (f)
-				fclose(f);
-		}
-		ret = kr;
+	if (ri.loaded) {
+		sc_set_drops(chk, ri.counters[SO_C_DROPS]);
+		sc_finish(chk);
 	}
-	if (!ri.loaded)
-		fprintf(stderr, "syncorder: %s\n", ri.probe_why);
-	/* This kernel cannot be checked at all: daxlat's codes, not a verdict. */
-	if (!ri.loaded || !ri.probes_ok)
-		ret = no_btf ? EXIT_NO_BTF : EXIT_NO_PROBE;
+	ret = report(chk, &ri);
 
 cleanup:
 	/* Interrupted: the command is stopped and reaped, and that is no pass. */
@@ -669,9 +726,7 @@ cleanup:
 	verbose("cleanup");
 	ring_buffer__free(rb);
 	detach_all();
-	verbose("detached");
 	syncorder_bpf__destroy(skel);
-	verbose("destroyed");
 	kernel_btf_free();
 	probe_kernel_free();
 	sc_free(chk);

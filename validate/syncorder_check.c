@@ -1020,9 +1020,9 @@ void sc_finish(struct sc_checker *c)
 		       c->st.drops);
 }
 
-int sc_result(const struct sc_checker *c)
+enum ktap_verdict sc_result(const struct sc_checker *c)
 {
 	if (c->n_violations || c->n_errors || c->st.drops || c->out_of_memory)
-		return 1;
-	return c->st.checked ? 0 : 4;
+		return KTAP_FAILED;
+	return c->st.checked ? KTAP_PASSED : KTAP_ALL_SKIPPED;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+#include "ktap.h"
 #include "syncorder.h"
 
 /* What went wrong. The first group breaks the MAP_SYNC ordering; the
@@ -141,7 +142,9 @@ void sc_set_attach_time(struct sc_checker *c, __u64 ns);
 void sc_finish(struct sc_checker *c);
 
 /* 0 pass, 1 violations or errors, 4 nothing was checked (KTAP codes). */
-int sc_result(const struct sc_checker *c);
+/* KTAP_FAILED: violations, errors, lost events or no memory; else
+ * KTAP_ALL_SKIPPED when nothing was checked, KTAP_PASSED. */
+enum ktap_verdict sc_result(const struct sc_checker *c);
 
 const char *sc_kind_name(enum sc_kind k);	/* short id, e.g. "sync_uncommitted" */
 bool sc_kind_is_violation(enum sc_kind k);

@@ -11,15 +11,16 @@ set -u
 script=$1 outdir=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/vm}
+suite_lib=$top/lib
+. "$suite_lib/exitcodes.sh"
 
 # Nothing of an earlier run may be read as this one's, and the backing files
 # (1 GiB of sparse data nobody reads after a run) go on every exit, Ctrl-C too.
 rm -rf "$outdir/job" "$outdir/files" "$outdir/results.txt" "$outdir/results.raw" "$outdir/splat.txt"
 trap 'rm -f "$outdir"/pmem*.img "$outdir/initrd.img" "$outdir/results.txt.tmp"' EXIT
-mkdir -p "$outdir/job/bin" "$outdir/files" || exit 126
-cp "$script" "$outdir/job/run" && chmod +x "$outdir/job/run" || exit 126
-cp "$top/tests/ktap.sh" "$outdir/job/"
-for f in ${JOB_FILES:-}; do cp "$f" "$outdir/job/" || exit 126; done
+mkdir -p "$outdir/job/bin" "$outdir/files" || exit $EXIT_VM_SETUP
+cp "$script" "$outdir/job/run" && chmod +x "$outdir/job/run" || exit $EXIT_VM_SETUP
+for f in ${JOB_FILES:-}; do cp "$f" "$outdir/job/" || exit $EXIT_VM_SETUP; done
 [ -n "${BINDIR:-}" ] && cp "$BINDIR"/* "$outdir/job/bin/" 2>/dev/null
 rm -f "$outdir"/pmem*.img
 # In the background, so that a signal to this script is acted on at once

@@ -54,7 +54,11 @@ cp "$moddir/modules.builtin" "$moddir/modules.builtin.modinfo" "$moddir/modules.
 depmod -b "$stage" "$kver"
 
 cp "$here/guest/init" "$stage/init"
-cp "$here/guest/lib.sh" "$stage/lib/vmlib.sh"
+# The suite's shell libraries, at their repo paths under /suite.
+top=${here%/vm}
+mkdir -p "$stage/suite/lib" "$stage/suite/vm/guest"
+cp "$top/lib/ktap.sh" "$top/lib/exitcodes.sh" "$top/lib/exitcodes.h" "$stage/suite/lib/"
+cp "$here/guest/lib.sh" "$stage/suite/vm/guest/lib.sh"
 chmod +x "$stage/init"
 echo "$kver" > "$stage/etc/kernel-version"
 

@@ -22,14 +22,18 @@
 # The console is watched while the guest runs: at the first kernel splat of
 # vm/splats.txt (soft/hard lockup, RCU stall, hung task, BUG/Oops, WARNING,
 # panic) QEMU is stopped within seconds and OUT/splat.txt says what and where.
-# Exit status: the job's own; 117-123 a splat (the class's code in
-# vm/splats.txt); 124 watchdog fired; 125 the guest ended without reporting
-# (a crash, an outside SIGKILL); 126 bad usage or host setup failure.
+# Exit status: the job's own; else one of lib/exitcodes.h's EXIT_VM_*: a
+# splat (117-123, the class's code in vm/splats.txt), the watchdog fired
+# (124), the guest ended without reporting (125: a crash, an outside
+# SIGKILL), bad usage or host setup failure (126).
 set -u
 kernel= initrd= out= pmems= pmem_size=512M timeout=600 accel=${ACCEL:-tcg}
 mem=1G append= quiet= expect_panic=
 tcg_thread=${TCG_THREAD:-multi} qemu=${QEMU:-qemu-system-x86_64}
-die() { echo "vm: $*" >&2; exit 126; }
+here=$(cd "$(dirname "$0")" && pwd)
+suite_lib=${here%/vm}/lib
+. "$suite_lib/exitcodes.sh"
+die() { echo "vm: $*" >&2; exit $EXIT_VM_SETUP; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -135,11 +139,11 @@ for f in $pmems; do
 	n=$((n + 1))
 done
 
-here=$(cd "$(dirname "$0")" && pwd)
 splats=$here/splats.txt
 # splat_scan: the first splat in the console so far, into OUT/splat.txt.
 splat_scan() {
-	awk -v table="$splats" -v expect="$expect_panic" -f "$here/splat.awk" \
+	awk -v table="$splats" -v exitcodes="$suite_lib/exitcodes.h" -v expect="$expect_panic" \
+		-f "$here/splat.awk" \
 		"$out/console.log" >"$out/splat.tmp" 2>/dev/null && mv "$out/splat.tmp" "$out/splat.txt"
 }
 splat_field() { sed -n "s/^$1 //p" "$out/splat.txt"; }
@@ -206,13 +210,13 @@ fi
 if [ "$qrc" = 124 ] || { [ "$qrc" = 137 ] && [ "$elapsed" -ge "$timeout" ]; }; then
 	echo "vm: watchdog fired after ${timeout}s; console log: $out/console.log" >&2
 	tail -n 15 "$out/console.log" | sed 's/^/vm: console: /' >&2
-	exit 124
+	exit $EXIT_VM_WATCHDOG
 fi
 if [ -z "$rc" ]; then
 	echo "vm: guest ended without a result after ${elapsed}s (qemu exit $qrc); console log: $out/console.log" >&2
 	tail -n 15 "$out/console.log" | sed 's/^/vm: console: /' >&2
 	[ -s "$out/qemu.err" ] && sed 's/^/vm: qemu: /' "$out/qemu.err" >&2
-	exit 125
+	exit $EXIT_VM_NO_RESULT
 fi
 echo "vm: guest finished in ${elapsed}s, job exit $rc"
 exit "$rc"

@@ -1,6 +1,7 @@
 # Find the first kernel splat in a guest console log (vm/run.sh calls this
 # every second while the guest runs, and once after it ended).
-# Usage: awk -v table=vm/splats.txt [-v expect=ERE] -f vm/splat.awk console.log
+# Usage: awk -v table=vm/splats.txt -v exitcodes=lib/exitcodes.h [-v expect=ERE]
+#            -f vm/splat.awk console.log
 #   expect: a panic whose line matches ERE is the job's own doing (the crash
 #   test's sysrq crash), not a splat.
 # Prints nothing when there is none, else these lines:
@@ -9,13 +10,16 @@
 #   complete 0|1 (the report has ended: more waiting adds nothing)
 # Exit status: 0 splat found, 1 none, 2 unreadable table.
 BEGIN {
+	# The table names its exit codes; lib/exitcodes.h numbers them.
+	while ((getline row < exitcodes) > 0)
+		if (split(row, d, /[ \t]+/) >= 3 && d[1] == "#define" && d[2] ~ /^EXIT_/) num[d[2]] = d[3]
 	while ((getline row < table) > 0) {
 		if (row ~ /^[ \t]*(#|$)/) continue
 		n = split(row, f, /[ \t]+/)
 		if (n < 3) continue
 		nclass++
 		cls[nclass] = f[1]
-		code[nclass] = f[2]
+		code[nclass] = f[2] in num ? num[f[2]] : f[2]
 		sub(/^[^ \t]+[ \t]+[^ \t]+[ \t]+/, "", row)
 		pat[nclass] = row
 	}

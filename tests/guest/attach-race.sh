@@ -4,12 +4,13 @@
 # with MAP_SYNC on xfs and ext4 on both vCPUs. Every attach patches the call
 # sites (text_poke) of functions the other vCPU is executing.
 # Environment: ATTACH_ROUNDS (default 20).
-. /lib/vmlib.sh
-. ./ktap.sh
+. /suite/vm/guest/lib.sh
+. /suite/lib/ktap.sh
 PATH=/job/bin:$PATH
 ROUNDS=${ATTACH_ROUNDS:-12}
 
-ktap_header 3
+ktap_plan pmem_namespaces_fsdax mounts_dax "attach_detach_${ROUNDS}x_while_faulting"
+ktap_start
 ktap_check pmem_namespaces_fsdax pmem_expect 2
 mounts() { fs_setup xfs /dev/pmem1 && fs_setup ext4 /dev/pmem0; }
 ktap_check mounts_dax mounts
@@ -30,7 +31,7 @@ while [ $i -lt "$ROUNDS" ]; do
 	if [ $((i % 2)) = 1 ]; then
 		daxlat -c true >/dev/null 2>/tmp/err || bad=$((bad + 1))
 	else
-		syncorder -c true >/dev/null 2>/tmp/err; [ $? -le 4 ] || bad=$((bad + 1))
+		syncorder -c true >/dev/null 2>/tmp/err; [ $? = $EXIT_NOTHING_CHECKED ] || bad=$((bad + 1))
 	fi
 done
 touch /tmp/stop

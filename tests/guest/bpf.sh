@@ -5,8 +5,8 @@
 # caused in the kernel. Needs two NVDIMMs, daxlat, faultlat and jq.
 # Files for the report (between '@@file NAME' and '@@end') go to
 # OUTDIR/files/ on the host.
-. /lib/vmlib.sh
-. ./ktap.sh
+. /suite/vm/guest/lib.sh
+. /suite/lib/ktap.sh
 PATH=/job/bin:$PATH
 N=512
 OUT=/tmp/daxlat
@@ -71,8 +71,17 @@ MODE_FREE='["dax_iomap_fault","pte","pmd","other_size","needdsync","nopage","fal
 	"mkwrite","mkwrite_no_entry","pte_fault_done","pmd_fault_done","sync_faults",
 	"metadata_syncs","handler_calls","missed_entries"]'
 
-nfs=10
-ktap_header $((3 + 12 + 2 * nfs))
+ktap_plan pmem_namespaces_fsdax xfs_mount_dax ext4_mount_dax
+for fs in ext4 xfs; do
+	ktap_plan ${fs}_pmd_two_faults_no_fallback ${fs}_empty_sync_counts ${fs}_attach_modes \
+		${fs}_sync_phases $([ $fs = ext4 ] && echo ext4_sync_jbd2_commits || echo xfs_sync_log_forces) \
+		${fs}_empty_nosync_counts ${fs}_prealloc_sync_counts ${fs}_fallocated_sync_counts \
+		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts
+done
+ktap_plan assertions_can_fail text_output_adds_up stacks_top3 stacks_threshold_all \
+	filter_excludes_others unfiltered_until_sigint pid_filter interval_reports_add_up \
+	sigterm_stops_command exit_status_of_command usage_error_exit_2 help_with_examples
+ktap_start
 
 ktap_check pmem_namespaces_fsdax pmem_expect 2
 # xfs first: xfs.ko must be loaded before daxlat looks for its functions.

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Guest half of 'make check': runs inside the VM as /job/run and prints one
 # KTAP document on stdout (the result channel). Needs two NVDIMMs.
-. /lib/vmlib.sh
-. ./ktap.sh
+. /suite/vm/guest/lib.sh
+. /suite/lib/ktap.sh
 PATH=/job/bin:$PATH
 SMALL=64          # pages per short benchmark run
 STATES="prealloc empty fallocated"
@@ -57,9 +57,26 @@ expect_exit() {
 	fi
 }
 
-nbench=$(( 2 * (3 * 2 + 2 + 2) ))
-ktap_header $((3 + 2 + 5 + nbench + 4))
+# The short benchmark runs: fs name expected-faults faultlat-args.
+for fs in ext4 xfs; do
+	for state in $STATES; do
+		echo "$fs bench_${fs}_${state}_nosync $SMALL -n $SMALL -s $state"
+		echo "$fs bench_${fs}_${state}_sync $SMALL -n $SMALL -s $state --sync"
+	done
+	echo "$fs bench_${fs}_empty_copy_nosync $SMALL -n $SMALL -s empty -l copy --load-size 4M"
+	echo "$fs bench_${fs}_empty_copy_sync $SMALL -n $SMALL -s empty -l copy --load-size 4M --sync"
+	# 4 MiB in PMD mode: two 2 MiB faults. Written blocks too must come
+	# 2 MiB aligned, or PMD faults fall back.
+	echo "$fs bench_${fs}_pmd_sync 2 -n 1024 -s empty --fault-size pmd --sync"
+	echo "$fs bench_${fs}_prealloc_pmd_sync 2 -n 1024 -s prealloc --fault-size pmd --sync"
+done >/tmp/benches
 
+ktap_plan pmem_namespaces_fsdax ext4_mount_dax xfs_mount_dax mapsync_accepted_ext4 \
+	mapsync_accepted_xfs mapsync_refused_nondax_ext4 mapsync_refused_tmpfs \
+	faultlat_rejects_nondax_path faultlat_rejects_bad_state faultlat_label_is_first_line \
+	$(awk '{ print $2 }' /tmp/benches) faultlat_existing_file_untouched \
+	faultlat_pmd_rounding_said faultlat_pmd_fallback_detected faultlat_pte_on_misaligned_xfs
+ktap_start
 
 ktap_check pmem_namespaces_fsdax pmem_expect 2
 ktap_check ext4_mount_dax fs_setup ext4 /dev/pmem0
@@ -84,18 +101,9 @@ label_is_first_line() {
 }
 ktap_check faultlat_label_is_first_line label_is_first_line
 
-for fs in ext4 xfs; do
-	for state in $STATES; do
-		run_bench "bench_${fs}_${state}_nosync" $SMALL -n $SMALL -s "$state" -f "/mnt/$fs/b"
-		run_bench "bench_${fs}_${state}_sync" $SMALL -n $SMALL -s "$state" --sync -f "/mnt/$fs/b"
-	done
-	run_bench "bench_${fs}_empty_copy_nosync" $SMALL -n $SMALL -s empty -l copy --load-size 4M -f "/mnt/$fs/b"
-	run_bench "bench_${fs}_empty_copy_sync" $SMALL -n $SMALL -s empty -l copy --load-size 4M --sync -f "/mnt/$fs/b"
-	# 4 MiB in PMD mode: two 2 MiB faults.
-	run_bench "bench_${fs}_pmd_sync" 2 -n 1024 -s empty --fault-size pmd --sync -f "/mnt/$fs/b"
-	# Written blocks too must come 2 MiB aligned, or PMD faults fall back.
-	run_bench "bench_${fs}_prealloc_pmd_sync" 2 -n 1024 -s prealloc --fault-size pmd --sync -f "/mnt/$fs/b"
-done
+while read -r fs name want args; do
+	run_bench "$name" "$want" $args -f "/mnt/$fs/b"
+done </tmp/benches
 
 # An existing file is the user's: refused and left as it was, unless --replace.
 existing_file() {

@@ -3,10 +3,11 @@
 # one result, then make the kernel splat with tests/guest/splat/splat.ko in
 # the mode that ./splat.env names. The runner must stop the guest, keep the
 # first result and name provoke_MODE as the test in flight.
-. /lib/vmlib.sh
-. ./ktap.sh
+. /suite/vm/guest/lib.sh
+. /suite/lib/ktap.sh
 . ./splat.env
-ktap_header 2
+ktap_plan result_before_the_splat "provoke_$MODE"
+ktap_start
 ktap_pass result_before_the_splat
 # Thresholds low enough to fire within seconds, high enough for TCG.
 case $MODE in

@@ -14,8 +14,8 @@
 # mapped back to the scenarios by pid.
 # Needs /job/mapsync_mutant.ko (JOB_FILES) and syncorder, syncstress, faultlat
 # in /job/bin. Takes about 45 s of guest time under TCG.
-. /lib/vmlib.sh
-. ./ktap.sh
+. /suite/vm/guest/lib.sh
+. /suite/lib/ktap.sh
 PATH=/job/bin:$PATH
 MUTANT=/job/mapsync_mutant.ko
 HITS=/sys/module/mapsync_mutant/parameters/hits
@@ -31,8 +31,24 @@ STRESS_PAGES=256
 A_TEXT="no NEEDDSYNC returned"
 B_TEXT="metadata sync returned 0 but"
 
-nclean=$(( 2 * (3 * 2 * 2 + 1) ))
-ktap_header $(( 2 + 1 + nclean + 2 + 13 + 2 + 2 ))
+# The mutants and the scenarios each must be caught in ("fs:state:size"),
+# or must leave alone (":harmless"): mode kind diagnosis-text scenarios...
+MUTANTS="clear_dirty direct_uncommitted A_TEXT ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd ext4:prealloc:pte:harmless
+skip_fsync sync_uncommitted B_TEXT ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd"
+
+ktap_plan setup_ext4_xfs_dax checker_attaches clean_matrix_checked
+for fs in $FSS; do
+	for state in $STATES; do
+		for size in $SIZES; do
+			for load in $LOADS; do ktap_plan "clean_${fs}_${state}_${size}_${load}"; done
+		done
+	done
+	ktap_plan "clean_${fs}_threads"
+done
+ktap_plan $(echo "$MUTANTS" | awk '{ print "mutant_" $1 "_batch"; for (i = 4; i <= NF; i++) { s = $i; gsub(/:/, "_", s); print "mutant_" $1 "_" s } }')
+ktap_plan clean_after_rmmod syncorder_pid_attach_mid_fault syncorder_sigterm_stops_command \
+	ext4_fast_commit_refused
+ktap_start
 
 # jqv FILE EXPR: one number from a JSON file, 0 when missing.
 jqv() { jq -r "$2 // 0" "$1" 2>/dev/null || echo 0; }
@@ -91,14 +107,14 @@ else
 fi
 
 # The checker loads, attaches everything it needs, and checks nothing when
-# nothing faults (exit 4: skip, with no other failure).
+# nothing faults (nothing checked, and no other failure).
 syncorder -c true >/tmp/so.tap 2>/tmp/so.err
 rc=$?
-if [ $rc = 4 ] && grep -q '^ok 1 probes_attached # ext4 and xfs' /tmp/so.tap; then
+if [ $rc = $EXIT_NOTHING_CHECKED ] && grep -q '^ok 1 probes_attached # ext4 and xfs' /tmp/so.tap; then
 	ktap_diag "$(grep '^# probes:' /tmp/so.tap)"
 	ktap_pass checker_attaches
 else
-	ktap_fail checker_attaches "exit $rc (want 4): $(so_diag)"
+	ktap_fail checker_attaches "exit $rc (want $EXIT_NOTHING_CHECKED): $(so_diag)"
 fi
 
 # ---- clean kernel --------------------------------------------------------------
@@ -179,11 +195,11 @@ EOF
 	rmmod mapsync_mutant
 	errors=$(jqv "/tmp/$mode.json" .counts.checker_errors)
 	lost=$(jqv "/tmp/$mode.json" .counts.events_lost)
-	if [ $rc = 1 ] && [ "$errors" = 0 ] && [ "$lost" = 0 ]; then
+	if [ $rc = $EXIT_CHECK_FAILED ] && [ "$errors" = 0 ] && [ "$lost" = 0 ]; then
 		ktap_diag "mutant $mode armed on: $armed"
 		ktap_pass "mutant_${mode}_batch"
 	else
-		ktap_fail "mutant_${mode}_batch" "syncorder exit $rc (want 1), $errors checker errors, $lost events lost: $(so_diag)"
+		ktap_fail "mutant_${mode}_batch" "syncorder exit $rc (want $EXIT_CHECK_FAILED), $errors checker errors, $lost events lost: $(so_diag)"
 	fi
 	for s in "$@"; do
 		name=mutant_${mode}_$(echo "$s" | tr : _)
@@ -216,12 +232,11 @@ EOF
 	done
 }
 
-mutant_batch clear_dirty direct_uncommitted "$A_TEXT" \
-	ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd \
-	xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd ext4:prealloc:pte:harmless
-mutant_batch skip_fsync sync_uncommitted "$B_TEXT" \
-	ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd \
-	xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd
+echo "$MUTANTS" >/tmp/mutants
+while read -r mode kind text scenarios; do
+	eval "text=\$$text"
+	mutant_batch "$mode" "$kind" "$text" $scenarios
+done </tmp/mutants
 
 # The module is gone: clean again.
 : >/tmp/batch.sh
@@ -291,7 +306,7 @@ if mkfs.ext4 -F -q -b 4096 -O fast_commit /dev/pmem0 && fs_mount ext4 /dev/pmem0
 	batch_add fast_commit "faultlat -f /mnt/ext4/b -s empty --sync -n 8"
 	batch_run /tmp/fc.json
 	unsup=$(jqv /tmp/fc.json .by_kind.error_unsupported)
-	if [ $rc = 1 ] && [ "$unsup" -ge 1 ] && grep -q fast_commit /tmp/so.tap; then
+	if [ $rc = $EXIT_CHECK_FAILED ] && [ "$unsup" -ge 1 ] && grep -q fast_commit /tmp/so.tap; then
 		ktap_diag "$(grep -A1 '^# error 1:' /tmp/so.tap | tail -n 1 | sed 's/^# *//')"
 		ktap_pass ext4_fast_commit_refused
 	else

@@ -2,8 +2,9 @@
 # KTAP wrapper: the guest kernel's config carries every option the suite
 # needs (kernel-config/mapsync.config). Usage: guest-kernel-config.sh CONFIG
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../ktap.sh"
-ktap_header 1
+. "$here/../../lib/ktap.sh"
+ktap_plan guest_kernel_config
+ktap_start
 if out=$(sh "$here/../../kernel-config/check-config.sh" "$1" 2>&1); then
 	ktap_pass guest_kernel_config
 else

@@ -11,6 +11,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/tests/host}
 O=${O:-.output}
+suite_lib=$top/lib
+. "$suite_lib/exitcodes.sh"
 name=$1
 outdir=${2:-$O/check/guest-$name} tap=${3:-$O/check/guest-$name.tap}
 row=$(awk -v n="$name" '$1 == n' "$top/tests/guest/jobs.txt")
@@ -31,13 +33,16 @@ secs=$(($(date +%s) - t0))
 echo "$rc" >"$outdir/vm.rc"
 at=$(sed -n 's/^at //p' "$outdir/splat.txt" 2>/dev/null)
 cls=$(sed -n 's/^class //p' "$outdir/splat.txt" 2>/dev/null | tr _ ' ')
-case $rc in
-117|118|119|120|121|122|123) reason="guest $cls at $at (vm exit $rc after ${secs}s)" ;;
-124) reason="guest watchdog: no end after ${watchdog}s (vm exit 124)" ;;
-125) reason="guest died without a result after ${secs}s (vm exit 125)" ;;
-126) reason="vm setup error (vm exit 126)" ;;
-*) reason= ;;
-esac
+reason=
+if [ "$rc" -ge $EXIT_VM_WARNING ] && [ "$rc" -le $EXIT_VM_PANIC ]; then
+	reason="guest $cls at $at (vm exit $rc after ${secs}s)"
+elif [ "$rc" = $EXIT_VM_WATCHDOG ]; then
+	reason="guest watchdog: no end after ${watchdog}s (vm exit $rc)"
+elif [ "$rc" = $EXIT_VM_NO_RESULT ]; then
+	reason="guest died without a result after ${secs}s (vm exit $rc)"
+elif [ "$rc" = $EXIT_VM_SETUP ]; then
+	reason="vm setup error (vm exit $rc)"
+fi
 if [ -n "$reason" ]; then
 	awk -v job="$name" -v reason="$reason" -v splat="$outdir/splat.txt" \
 		-f "$top/tests/salvage.awk" "$outdir/results.txt" 2>/dev/null >"$tap" ||

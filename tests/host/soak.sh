@@ -11,6 +11,10 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/tests/host}
 O=${O:-.output}
+suite_lib=$top/lib
+. "$suite_lib/exitcodes.sh"
+# stopped CODE: the runner stopped the guest (a splat, or the watchdog).
+stopped() { [ "$1" -ge $EXIT_VM_WARNING ] && [ "$1" -le $EXIT_VM_WATCHDOG ]; }
 n=$1; shift
 case $n in ''|*[!0-9]*|0) echo "soak: N must be a positive number, not '$n'" >&2; exit 2 ;; esac
 [ $# -gt 0 ] || { echo "soak: no job named" >&2; exit 2; }
@@ -28,11 +32,15 @@ for job; do
 		t0=$(date +%s)
 		if [ "$job" = crash ]; then
 			sh "$top/validate/crash/crash.sh" -q -c 4 -o "$dir" -t "$dir.tap" >"$dir.log" 2>&1
-			grep -q -E 'vm exit (1(1[7-9]|2[0-4]))' "$dir/log.txt" 2>/dev/null && hung=1 || hung=0
+			hung=0
+			for c in $(sed -n 's/.*vm exit \([0-9]*\).*/\1/p' "$dir/log.txt" 2>/dev/null); do
+				stopped "$c" && hung=1
+			done
 		else
 			sh "$here/guest.sh" "$job" "$dir" "$dir.tap" >"$dir.log" 2>&1
 			rc=$(cat "$dir/vm.rc" 2>/dev/null)
-			case $rc in 11[7-9]|12[0-4]) hung=1 ;; *) hung=0 ;; esac
+			hung=0
+			stopped "${rc:-0}" && hung=1
 		fi
 		secs=$(($(date +%s) - t0))
 		if [ "$hung" = 1 ]; then

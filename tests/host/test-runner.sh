@@ -11,7 +11,9 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/tests/host}
 O=${O:-.output}
-. "$top/tests/ktap.sh"
+. "$top/lib/ktap.sh"
+suite_lib=$top/lib
+. "$suite_lib/exitcodes.sh"
 # mode  class        needs a RIP in the report
 CASES="softlockup soft_lockup rip
 rcu_stall rcu_stall -
@@ -28,6 +30,7 @@ provoke() {
 	dir=$O/check/runner-$mode
 	mkdir -p "$dir" && echo "MODE=$mode" >"$dir/splat.env"
 	code=$(awk -v c="$cls" '$1 == c { print $2 }' "$top/vm/splats.txt")
+	eval "code=\$$code"
 	t0=$(date +%s)
 	JOB_FILES=$dir/splat.env sh "$here/guest.sh" splat "$dir/vm" "$dir/splat.tap" >"$dir/log" 2>&1
 	secs=$(($(date +%s) - t0))
@@ -47,7 +50,8 @@ provoke() {
 	echo "$cls caught: seen ${seen}s after boot, stopped ${stopped}s, at $(sed -n 's/^at //p' "$dir/vm/splat.txt")"
 }
 
-ktap_header "$(echo "$CASES" | grep -c .)"
+ktap_plan $(echo "$CASES" | awk '{ print "runner_catches_" $1 }')
+ktap_start
 while read -r mode cls rip; do
 	ktap_begin "runner_catches_$mode"
 	if out=$(provoke "$mode" "$cls" "$rip" </dev/null); then

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Minimal KTAP v1 producer for the host unit tests (no framework).
+ * The host unit tests' cases and expectations, on lib/ktap.h (the emitter).
  *
  *	static void test_foo(struct ktap_case_ctx *t)
  *	{
@@ -13,13 +13,15 @@
  * "# diag" of its result line; every failure is also printed as a "#"
  * diagnostic line before it, so nothing is lost.
  */
-#ifndef SUITE_KTAP_H
-#define SUITE_KTAP_H
+#ifndef SUITE_UNIT_KTAP_H
+#define SUITE_UNIT_KTAP_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "../../lib/ktap.h"
 
 struct ktap_case_ctx {
 	bool failed;
@@ -97,26 +99,19 @@ static inline void ktap_print_text(const char *tag, const char *text)
 
 static inline int ktap_run(const struct ktap_case *cases, size_t n)
 {
-	unsigned int pass = 0, fail = 0;
+	struct ktap k;
 
-	printf("KTAP version 1\n1..%zu\n", n);
+	ktap_begin_plan(&k, stdout, (int)n);
 	for (size_t i = 0; i < n; i++) {
 		struct ktap_case_ctx t = { 0 };
 
 		cases[i].run(&t);
-		if (t.failed) {
-			printf("not ok %zu %s # %s\n", i + 1, cases[i].name,
-			       t.diag);
-			fail++;
-		} else {
-			printf("ok %zu %s\n", i + 1, cases[i].name);
-			pass++;
-		}
-		fflush(stdout);
+		if (t.failed)
+			ktap_result(&k, false, cases[i].name, "%s", t.diag);
+		else
+			ktap_result(&k, true, cases[i].name, NULL);
 	}
-	printf("# Totals: pass:%u fail:%u xfail:0 xpass:0 skip:0 error:0\n",
-	       pass, fail);
-	return fail ? 1 : 0;
+	return ktap_end(&k) == KTAP_FAILED ? 1 : 0;
 }
 
-#endif /* SUITE_KTAP_H */
+#endif /* SUITE_UNIT_KTAP_H */

@@ -9,7 +9,7 @@ data=$here/data
 cc=$root/kernel-config/check-config.sh
 frag=$root/kernel-config/mapsync.config
 SH=${SH:-dash}
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-check-config.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -163,7 +163,8 @@ t_json_escaping() {
 		"$tmp/out" >/dev/null || { echo "JSON: $(head -c 400 "$tmp/out")"; return 1; }
 }
 
-ktap_header 22
+ktap_plan_checks "$0"
+ktap_start
 ktap_check fragment_blocks_are_why_need_option t_fragment_lint
 ktap_check fragment_has_the_suite_options t_fragment_has_suite_options
 ktap_check complete_config_passes t_complete

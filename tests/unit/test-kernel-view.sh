@@ -4,7 +4,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-kview.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -65,7 +65,8 @@ t_counters_missing() {
 		{ echo "exit $rc: $(cat "$tmp/err")"; return 1; }
 }
 
-ktap_header 9
+ktap_plan_checks "$0"
+ktap_start
 ktap_check recorded_run_counts_match t_recorded_matches
 ktap_check user_and_kernel_side_by_side t_side_by_side
 ktap_check needdsync_short_of_faults_fails t_missing_needdsync

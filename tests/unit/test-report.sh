@@ -10,7 +10,7 @@ rp=$root/results/report.sh
 v2=$root/results/reference/cover-v2.txt
 v46=$root/results/reference/cover-v4-v6.txt
 SH=${SH:-dash}
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-report.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -181,7 +181,8 @@ t_json_disagrees() {
 	want_rc 1 && want_json '.ok == false and any(.problems[]; test("empty-none-sync.json counts 511 faults, the table 512"))'
 }
 
-ktap_header 19
+ktap_plan_checks "$0"
+ktap_start
 ktap_check good_run_ok t_good
 ktap_check good_run_ratio_rows t_good_ratios
 ktap_check good_run_side_by_side t_good_side_by_side

@@ -6,7 +6,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-guards.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/vmlinuz"
@@ -40,7 +40,8 @@ failed_run() {
 	[ "$(ls "$root/results/runs" 2>/dev/null | wc -l)" = "$before" ] || { echo "a run folder was left"; return 1; }
 }
 
-ktap_header 12
+ktap_plan_checks "$0"
+ktap_start
 ktap_check reproduce_pages_not_a_number refused PAGES=abc -- bench/reproduce.sh "PAGES=abc: must be a whole number of at least 1"
 ktap_check reproduce_pages_zero refused PAGES=0 -- bench/reproduce.sh "PAGES=0: must be a whole number of at least 1"
 ktap_check reproduce_reps_bad refused REPS=x -- bench/reproduce.sh "REPS=x: must be a whole number of at least 1"

@@ -7,7 +7,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-fake.XXXXXX") || exit 1
 trap 'pkill -f "$tmp/fake-qemu" 2>/dev/null; rm -rf "$tmp"' EXIT
 : >"$tmp/vmlinuz"
@@ -113,7 +113,8 @@ t_crash_sigterm() {
 }
 
 mkdir -p "$tmp/job" && cp "$tmp/script" "$tmp/job/run" && chmod +x "$tmp/job/run"
-ktap_header 7
+ktap_plan_checks "$0"
+ktap_start
 ktap_check splat_stops_guest_in_seconds t_splat
 ktap_check results_before_splat_kept t_results_kept
 ktap_check watchdog_fires t_watchdog

@@ -6,12 +6,13 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 data=$here/data/console
 
 # splat FILE [EXPECT]: the report of FILE, into $out; $rc its exit status.
 splat() {
-	out=$(awk -v table="$root/vm/splats.txt" -v expect="${2:-}" -f "$root/vm/splat.awk" "$data/$1" 2>&1)
+	out=$(awk -v table="$root/vm/splats.txt" -v exitcodes="$root/lib/exitcodes.h" -v expect="${2:-}" \
+		-f "$root/vm/splat.awk" "$data/$1" 2>&1)
 	rc=$?
 }
 # has LINE: the report holds LINE exactly.
@@ -59,7 +60,8 @@ t_no_table() {
 	[ $rc = 2 ] || { echo "exit $rc: $out"; return 1; }
 }
 
-ktap_header 9
+ktap_plan_checks "$0"
+ktap_start
 ktap_check soft_lockup_at_fentry_site t_soft
 ktap_check rcu_stall_in_int3 t_rcu
 ktap_check hard_lockup t_hard

@@ -7,7 +7,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.output/bin}
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-args.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -20,7 +20,8 @@ usage() {
 	head -n 1 "$tmp/err" | grep -q "^$tool: " || { echo "no '$tool: ' error line: $(head -n 1 "$tmp/err")"; return 1; }
 }
 
-ktap_header 10
+ktap_plan_checks "$0"
+ktap_start
 ktap_check daxlat_pid_beyond_pid_max usage daxlat -p 4294967297
 ktap_check daxlat_pid_zero usage daxlat -p 0
 ktap_check daxlat_top_too_large usage daxlat --top 99999999999

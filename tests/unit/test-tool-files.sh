@@ -8,7 +8,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.output/bin}
-. "$root/tests/ktap.sh"
+. "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-files.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -44,7 +44,8 @@ written() {
 		{ echo "pmwrite: $(cat "$tmp/err")"; return 1; }
 }
 
-ktap_header 12
+ktap_plan_checks "$0"
+ktap_start
 ktap_check faultlat_keeps_existing_file keeps faultlat 11
 ktap_check faultlat_keeps_existing_file_not_dax keeps faultlat 11 --sync
 ktap_check pmwrite_keeps_existing_file keeps pmwrite 11 -S

@@ -210,7 +210,7 @@ static void clean_sync_fault_ext4(struct ktap_case_ctx *t)
 	for (__u32 p = 0; p < 8; p++)
 		ext4_sync_fault(c, 1, p, 10 + p);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED, "result %d, want 0", sc_result(c));
 	KTAP_EXPECT(t, c->st.checked == 8 && c->st.sync_inserts == 8 && c->st.needdsync == 8,
 		    "checked %llu, sync %llu, needdsync %llu", c->st.checked, c->st.sync_inserts,
 		    c->st.needdsync);
@@ -233,7 +233,7 @@ static void clean_direct_fault_ext4(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 3, NOPAGE);
 	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 3, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED, "result %d, want 0", sc_result(c));
 	KTAP_EXPECT(t, c->st.direct_inserts == 1 && c->st.checked == 1,
 		    "direct %llu checked %llu", c->st.direct_inserts, c->st.checked);
 	sc_free(c);
@@ -254,7 +254,7 @@ static void mutant_a_clear_dirty(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
 	r = first_report(c, SC_V_DIRECT_UNCOMMITTED);
-	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_FAILED, "result %d, want 1", sc_result(c));
 	KTAP_EXPECT(t, r != NULL, "no direct_uncommitted report");
 	KTAP_EXPECT(t, c->n_violations == 1, "%llu violations, want 1", c->n_violations);
 	if (r) {
@@ -291,7 +291,7 @@ static void mutant_b_skip_fsync(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 2, NOPAGE);
 	done(c);
 	r = first_report(c, SC_V_SYNC_UNCOMMITTED);
-	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_FAILED, "result %d, want 1", sc_result(c));
 	KTAP_EXPECT(t, r && strstr(r->text, "metadata sync returned 0 but transaction 5"),
 		    "diagnosis: %s", r ? r->text : "(none)");
 	KTAP_EXPECT(t, c->n_violations == 1 && c->n_errors == 0, "%llu violations %llu errors",
@@ -329,7 +329,7 @@ static void concurrent_allocation_not_violation(struct ktap_case_ctx *t)
 	mkwrite(c, 2, FS_EXT4, 1, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 2, FS_EXT4, 1, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0 (%llu violations: %s)", sc_result(c),
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED, "result %d, want 0 (%llu violations: %s)", sc_result(c),
 		    c->n_violations, c->nreports ? c->reports[0].text : "");
 	KTAP_EXPECT(t, c->st.checked == 2, "checked %llu", c->st.checked);
 	KTAP_EXPECT(t, c->st.naive_flagged == 1, "a per-inode check flags %llu, want 1",
@@ -353,7 +353,7 @@ static void past_eof_dirty_nothing_to_commit(struct ktap_case_ctx *t)
 	mkwrite(c, 1, FS_EXT4, 40, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 40, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d, checked %llu: %s",
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d, checked %llu: %s",
 		    sc_result(c), c->st.checked, c->nreports ? c->reports[0].text : "");
 	sc_free(c);
 }
@@ -365,7 +365,7 @@ static void dropped_events_fail(struct ktap_case_ctx *t)
 	ext4_sync_fault(c, 1, 0, 10);
 	sc_set_drops(c, 3);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_FAILED, "result %d, want 1", sc_result(c));
 	KTAP_EXPECT(t, c->by_kind[SC_E_DROPS] == 1 && c->n_violations == 0,
 		    "drops reported %llu, violations %llu", c->by_kind[SC_E_DROPS], c->n_violations);
 	KTAP_EXPECT(t, first_report(c, SC_E_DROPS) &&
@@ -391,7 +391,7 @@ static void clean_sync_fault_xfs(struct ktap_case_ctx *t)
 	mkwrite(c, 1, FS_XFS, 0, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d checked %llu: %s",
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d checked %llu: %s",
 		    sc_result(c), c->st.checked, c->nreports ? c->reports[0].text : "");
 	sc_free(c);
 }
@@ -444,7 +444,7 @@ static void xfs_own_sequence_not_later_ones(struct ktap_case_ctx *t)
 	mkwrite(c, 1, FS_XFS, 0, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d: %s", sc_result(c),
 		    c->nreports ? c->reports[0].text : "");
 	sc_free(c);
 }
@@ -460,7 +460,7 @@ static void xfs_timestamp_pin_is_clean(struct ktap_case_ctx *t)
 	insert_xfs(c, 1, 0, 1, 9);
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d: %s", sc_result(c),
 		    c->nreports ? c->reports[0].text : "");
 	sc_free(c);
 }
@@ -480,7 +480,7 @@ static void xfs_unpinned_inode_is_durable(struct ktap_case_ctx *t)
 	mkwrite(c, 1, FS_XFS, 0, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.checked == 1, "result %d: %s", sc_result(c),
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d: %s", sc_result(c),
 		    c->nreports ? c->reports[0].text : "");
 	sc_free(c);
 }
@@ -508,7 +508,7 @@ static void needdsync_not_synced(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
 	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
 	done(c);
-	KTAP_EXPECT(t, c->by_kind[SC_V_NO_SYNC] == 1 && sc_result(c) == 1,
+	KTAP_EXPECT(t, c->by_kind[SC_V_NO_SYNC] == 1 && sc_result(c) == KTAP_FAILED,
 		    "needdsync_not_synced %llu", c->by_kind[SC_V_NO_SYNC]);
 	sc_free(c);
 }
@@ -557,7 +557,7 @@ static void fast_commit_unsupported(struct ktap_case_ctx *t)
 		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, (__u64)i, NOPAGE);
 	}
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 1 && c->by_kind[SC_E_UNSUPPORTED] == 1 &&
+	KTAP_EXPECT(t, sc_result(c) == KTAP_FAILED && c->by_kind[SC_E_UNSUPPORTED] == 1 &&
 		    c->st.unsupported == 3 && c->n_violations == 0,
 		    "result %d, unsupported reports %llu, faults %llu", sc_result(c),
 		    c->by_kind[SC_E_UNSUPPORTED], c->st.unsupported);
@@ -585,7 +585,7 @@ static void no_iomap_record_is_error(struct ktap_case_ctx *t)
 	insert_ext4(c, 1, 0, 3, 3);
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, c->by_kind[SC_E_NO_IOMAP] == 1 && sc_result(c) == 1 && c->n_violations == 0,
+	KTAP_EXPECT(t, c->by_kind[SC_E_NO_IOMAP] == 1 && sc_result(c) == KTAP_FAILED && c->n_violations == 0,
 		    "no_iomap %llu", c->by_kind[SC_E_NO_IOMAP]);
 	sc_free(c);
 }
@@ -602,7 +602,7 @@ static void mkwrite_without_insert_is_error(struct ktap_case_ctx *t)
 	mkwrite(c, 1, FS_EXT4, 0, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, c->by_kind[SC_E_SEQUENCE] >= 1 && sc_result(c) == 1,
+	KTAP_EXPECT(t, c->by_kind[SC_E_SEQUENCE] >= 1 && sc_result(c) == KTAP_FAILED,
 		    "sequence errors %llu", c->by_kind[SC_E_SEQUENCE]);
 	sc_free(c);
 }
@@ -621,7 +621,7 @@ static void mkwrite_no_entry_race(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	ext4_sync_fault(c, 1, 0, 5);	/* the retried fault */
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0 && c->st.no_entry == 1 && c->st.checked == 1,
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.no_entry == 1 && c->st.checked == 1,
 		    "result %d no_entry %llu checked %llu: %s", sc_result(c), c->st.no_entry,
 		    c->st.checked, c->nreports ? c->reports[0].text : "");
 	sc_free(c);
@@ -638,7 +638,7 @@ static void double_hook_counts_once(struct ktap_case_ctx *t)
 	insert_ext4(c, 1, 0, 3, 3);
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, c->st.direct_inserts == 1 && sc_result(c) == 0, "direct %llu",
+	KTAP_EXPECT(t, c->st.direct_inserts == 1 && sc_result(c) == KTAP_PASSED, "direct %llu",
 		    c->st.direct_inserts);
 	sc_free(c);
 }
@@ -648,7 +648,8 @@ static void nothing_checked_is_skip(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 4, "result %d, want 4", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_ALL_SKIPPED, "result %d, want KTAP_ALL_SKIPPED",
+		    sc_result(c));
 	sc_free(c);
 }
 
@@ -738,7 +739,7 @@ static void in_flight_at_attach_skipped(struct ktap_case_ctx *t)
 	half_fault(c, 1001000000ULL);
 	ext4_sync_fault(c, 1, 5, 20);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == 0, "result %d, want 0", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED, "result %d, want 0", sc_result(c));
 	KTAP_EXPECT(t, c->st.skipped_in_flight == 1, "skipped %llu, want 1", c->st.skipped_in_flight);
 	KTAP_EXPECT(t, c->n_violations == 0 && c->n_errors == 0, "%llu violations, %llu errors",
 		    c->n_violations, c->n_errors);
@@ -757,7 +758,7 @@ static void late_half_fault_is_judged(struct ktap_case_ctx *t)
 	done(c);
 	KTAP_EXPECT(t, c->st.skipped_in_flight == 0, "skipped %llu, want 0", c->st.skipped_in_flight);
 	KTAP_EXPECT(t, first_report(c, SC_V_INSERT_OUTSIDE) != NULL, "no insert_outside_fault report");
-	KTAP_EXPECT(t, sc_result(c) == 1, "result %d, want 1", sc_result(c));
+	KTAP_EXPECT(t, sc_result(c) == KTAP_FAILED, "result %d, want 1", sc_result(c));
 	sc_free(c);
 }
 

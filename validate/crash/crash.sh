@@ -38,13 +38,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/validate/crash}
 seed= crashes=4 pages=256 max_delay=2000 out= tap= json= boot_timeout=90 keep= quiet= inject=
 methods="sysrq-delay sysrq-page kill-delay kill-progress"
+. "$top/lib/ktap.sh"
+suite_lib=$top/lib
+. "$suite_lib/exitcodes.sh"
+# harness_failure FILE WHY: a KTAP whose one result is the harness failing.
+harness_failure() {
+	(ktap_plan crash_harness; ktap_start; ktap_fail crash_harness "$2"; ktap_finish) >"$1"
+}
 # A failure before the end still leaves a failing KTAP (when -t or -o is
 # known): make check must count a harness that could not even start.
 die() {
 	echo "crash: $*" >&2
 	t=${tap:-${out:+$out/crash.tap}}
-	[ -n "$t" ] && [ -d "$(dirname "$t")" ] &&
-		printf "KTAP version 1\n1..1\nnot ok 1 crash_harness # %s\n# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0\n" "$*" >"$t"
+	[ -n "$t" ] && [ -d "$(dirname "$t")" ] && harness_failure "$t" "$*"
 	exit 2
 }
 while getopts s:c:n:d:M:o:t:j:T:kqXh opt; do
@@ -95,7 +101,7 @@ rm -rf "$out"/boot-[0-9]* "$out"/crashes.jsonl "$out"/verify.jsonl "$out"/fsck.j
 	"$out"/log.txt "$out"/errors.txt "$out"/fsck-problems.txt "$out"/kernel-problems.txt
 # Until the end replaces it, the KTAP says the harness did not finish: a run
 # that dies half-way must not look like a run with nothing to report.
-printf 'KTAP version 1\n1..1\nnot ok 1 crash_harness # did not finish; see %s\n' "$out" >"$tap"
+harness_failure "$tap" "did not finish; see $out"
 # Interrupted: no QEMU left behind, and (unless -k) no 2 GiB of backing files.
 on_signal() {
 	[ -n "${runpid:-}" ] && kill "$runpid" 2>/dev/null && wait "$runpid" 2>/dev/null
@@ -285,12 +291,14 @@ while [ "$b" -le "$crashes" ]; do
 	else
 		case $method in
 		sysrq-*)
-			[ "$rc" = 125 ] || errs="$errs${errs:+; }vm exit $rc, expected 125 (guest died from the sysrq crash)"
-			# 125 only says the guest died: it must have been our crash.
+			[ "$rc" = $EXIT_VM_NO_RESULT ] ||
+				errs="$errs${errs:+; }vm exit $rc, expected $EXIT_VM_NO_RESULT (guest died from the sysrq crash)"
+			# That only says the guest died: it must have been our crash.
 			grep -q "sysrq triggered crash" "$bootdir/console.log" 2>/dev/null ||
 				errs="$errs${errs:+; }no 'sysrq triggered crash' panic in the console log"
 			;;
-		kill-*) [ "$killed" = 1 ] && [ "$rc" = 125 ] || errs="$errs${errs:+; }vm exit $rc, killed=$killed: expected our SIGKILL (run.sh reports 125: QEMU died before the watchdog)" ;;
+		kill-*) [ "$killed" = 1 ] && [ "$rc" = $EXIT_VM_NO_RESULT ] ||
+			errs="$errs${errs:+; }vm exit $rc, killed=$killed: expected our SIGKILL (run.sh reports $EXIT_VM_NO_RESULT: QEMU died before the watchdog)" ;;
 		esac
 	fi
 	[ -n "$werrs" ] && errs="$errs${errs:+; }$(echo "$werrs" | tr '\n' ' ')"
@@ -385,20 +393,15 @@ jq -n \
 	{ echo "crash: could not build $json" >&2; exit 2; }
 
 # KTAP: one result per claim; details as '#' lines before each result.
-n=0 fails=0
 result() { # result OK NAME DIAG
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $2 # $3"
-	fi
+	if [ "$1" = 1 ]; then ktap_pass "$2"; else ktap_fail "$2" "$3"; fi
 }
 q() { jq -r "$1" "$json"; }
+ktap_plan crash_rounds_as_planned
+for fs in ext4 xfs; do ktap_plan ${fs}_map_sync_no_page_lost ${fs}_control_loses_data ${fs}_fsck_after_crash; done
+ktap_plan kernel_log_clean
 {
-	echo "KTAP version 1"
-	echo "1..8"
+	ktap_start
 	echo "# seed $seed: $crashes_done of $crashes crashes, $NWRITERS writers x $pages pages each, ${wall}s wall (replay: crash.sh -s $seed -c $crashes -n $pages -d $max_delay)"
 	[ "$port_retries" = 0 ] || echo "# $port_retries boot(s) repeated: the guest found no result port (vm/guest/init race)"
 	echo "# writers (order of the recorded lists): $(echo $WRITERS | tr " " ",")"
@@ -443,8 +446,9 @@ q() { jq -r "$1" "$json"; }
 	ok=0
 	[ -s "$out/kernel-problems.txt" ] || ok=1
 	result $ok kernel_log_clean "$(wc -l <"$out/kernel-problems.txt") kernel messages of filesystem errors, warnings or oopses (listed above)"
-	echo "# Totals: pass:$((n - fails)) fail:$fails xfail:0 xpass:0 skip:0 error:0"
+	ktap_finish
 } >"$tap.tmp"
+verdict=$?
 mv "$tap.tmp" "$tap"
 [ -n "$quiet" ] || cat "$tap"
 log "results: $json, KTAP $tap, boots under $out"
@@ -453,4 +457,4 @@ if [ -z "$keep" ]; then
 fi
 rm -f "$out"/boot-*/initrd.img
 rm -rf "$out"/boot-*/job/bin
-[ "$fails" = 0 ]
+exit $verdict

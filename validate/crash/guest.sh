@@ -17,7 +17,7 @@
 # commits the whole jbd2 transaction, or forces the whole XFS log, and would
 # make the control durable too). Each filesystem gets one writer per file
 # mode, all of the same mapping kind.
-. /lib/vmlib.sh
+. /suite/vm/guest/lib.sh
 . ./crash.env
 PATH=/job/bin:$PATH
 

@@ -1,4 +1,7 @@
-# Guest-side helpers shared by every job (sourced by init and jobs).
+# Guest-side helpers shared by every job (sourced by init and jobs, as
+# /suite/vm/guest/lib.sh), and the exit code table (EXIT_* variables).
+suite_lib=/suite/lib
+. "$suite_lib/exitcodes.sh"
 
 # Turn every NVDIMM namespace into fsdax mode unless it already is (a reboot
 # on the same backing file keeps the info block, and with it the data).
