@@ -127,7 +127,8 @@ $(QEMU_STAMP): vm/fetch-qemu.sh
 	$(Q)sh vm/fetch-qemu.sh $(QEMU_SUITE) $(O)/qemu-$(QEMU_SUITE)
 endif
 all: $(QEMU_STAMP)
-VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL) QEMU=$(QEMU) TCG_THREAD=$(TCG_THREAD)
+VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL) QEMU=$(QEMU) TCG_THREAD=$(TCG_THREAD) \
+	GUEST_KVER=$(GUEST_KVER)
 
 # 'check' installs packages first, then builds and tests in a second make so
 # the build sees the tools deps just installed.

@@ -1,11 +1,11 @@
 # Host side of a run in the guest, sourced by reproduce.sh, overhead.sh and
 # crash-long (validate/crash/crash.mk).
 
-# run_dir NAME: create and set $run = results/runs/NAME-DATE-REV (and $rev,
-# "-dirty" when tracked files differ from HEAD).
+# run_dir NAME: create and set $run = results/runs/NAME-DATE-REV, and $label
+# (vm/label.sh: how the run is obtained; $rev its git revision).
 run_dir() {
-	rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-	[ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev-dirty"
+	label=$(sh vm/label.sh)
+	rev=$(echo "$label" | sed -n 's/^git_revision=//p')
 	run=results/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)-$rev
 	mkdir -p "$run"
 }
@@ -42,7 +42,7 @@ bench_run() {
 	mkdir -p "$work"
 	# Values may hold spaces (a scenario list): quote them for the guest's sh.
 	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"
-	JOB_FILES=$work/job.env sh vm/job.sh "$script" "$work/vm" --timeout "$watchdog" || {
+	sh vm/job.sh --file "$work/job.env" "$script" "$work/vm" --timeout "$watchdog" || {
 		echo "$name: the guest run failed (see $work/vm/console.log)" >&2
 		rm -rf "$run"
 		trap - INT TERM
@@ -52,12 +52,7 @@ bench_run() {
 	cp -r "$work/vm/files/." "$run/"
 	cp "$work/vm/console.log" "$run/"
 	{
-		echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-		echo "git_revision=$rev"
-		echo "kernel=$GUEST_KVER"
-		echo "accelerator=$ACCEL$([ "$ACCEL" = tcg ] && echo ",thread=${TCG_THREAD:-multi}")"
-		echo "host_cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-		echo "qemu=$("${QEMU:-qemu-system-x86_64}" --version | head -n 1)"
+		echo "$label"
 		cat "$work/job.env"
 		cat "$run/guest-meta.txt"
 	} >"$run/meta.txt"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Boot the guest kernel in QEMU with emulated NVDIMMs, run one job, bring back
 # its stdout over a virtio serial port, and never hang: a watchdog kills QEMU.
+# The suite runs guests through vm/job.sh (the job contract), which calls this.
 #
 # Usage: run.sh [options] JOBDIR
 #   JOBDIR holds an executable 'run' (becomes /job/run in the guest) and any
@@ -8,7 +9,8 @@
 # Options:
 #   --kernel F      guest kernel image (required)
 #   --initrd F      base initramfs from mkinitramfs.sh (required)
-#   --out DIR       where results.txt and console.log go (required)
+#   --out DIR       where results.txt, files/ (vm/results.awk) and
+#                   console.log go (required)
 #   --pmem F        NVDIMM backing file; repeatable; created sparse if absent
 #   --pmem-size S   size of a new backing file (default 512M)
 #   --timeout S     watchdog in seconds (default 600)
@@ -61,7 +63,7 @@ job=$1
 [ -x "$job/run" ] || die "no executable $job/run"
 [ -n "$out" ] || die "--out is required"
 # Whatever happens next, nothing of an earlier run may pass for this one's.
-rm -f "$out/results.raw" "$out/results.txt" "$out/console.log" "$out/splat.txt" 2>/dev/null
+rm -rf "$out/results.raw" "$out/results.txt" "$out/console.log" "$out/splat.txt" "$out/files" 2>/dev/null
 case $accel in tcg|kvm) ;; *) die "--accel must be tcg or kvm, not '$accel'" ;; esac
 case $tcg_thread in single|multi) ;; *) die "TCG_THREAD must be single or multi, not '$tcg_thread'" ;; esac
 case $timeout in ''|*[!0-9]*) die "--timeout must be a number of seconds, not '$timeout'" ;; esac
@@ -194,8 +196,8 @@ qpid=
 wait
 end=$(date +%s)
 elapsed=$((end - start))
-grep -v '^@@vm-exit' "$out/results.raw" >"$out/results.txt" 2>/dev/null
-rc=$(sed -n 's/^@@vm-exit \([0-9]*\)$/\1/p' "$out/results.raw" 2>/dev/null | tail -n 1)
+mkdir -p "$out/files"
+rc=$(awk -v dir="$out/files" -v txt="$out/results.txt" -f "$here/results.awk" "$out/results.raw" 2>/dev/null)
 # A panic ends QEMU at once (-no-reboot): classify what the console shows.
 if [ -z "$seen" ] && splat_scan; then seen=$end; fi
 if [ -n "$seen" ]; then

@@ -3,8 +3,8 @@
 # O/check/guest-NAME.tap, printing each result as it arrives. A guest that
 # splats, hangs or dies keeps every result it already reported; the test in
 # flight becomes one 'not ok' naming the reason (tests/salvage.awk).
-# Usage: guest.sh NAME [OUTDIR TAPFILE]; OUTDIR/vm.rc gets vm/run.sh's exit
-# status (vm/splats.txt, README "Watchdog").
+# Usage: guest.sh NAME [OUTDIR TAPFILE [FILE...]]: FILEs go into the job
+# folder too; OUTDIR/vm.rc gets the VM run's exit status (lib/exitcodes.h).
 # Environment: O (build folder), VM_TIMEOUT (overrides the job's watchdog),
 # and vm/job.sh's (VMLINUZ, INITRD, BINDIR, ACCEL).
 set -u
@@ -15,6 +15,8 @@ suite_lib=$top/lib
 . "$suite_lib/exitcodes.sh"
 name=$1
 outdir=${2:-$O/check/guest-$name} tap=${3:-$O/check/guest-$name.tap}
+shift $(($# < 3 ? $# : 3))
+extra="$*"
 row=$(awk -v n="$name" '$1 == n' "$top/tests/guest/jobs.txt")
 if [ -z "$row" ]; then
 	echo "guest.sh: no job '$name' in tests/guest/jobs.txt" >&2
@@ -23,10 +25,11 @@ fi
 set -- $row
 script=$top/$2 watchdog=${VM_TIMEOUT:-$3} files=$5
 [ "$files" = - ] && files= || files=$O/$files
-files="$files ${JOB_FILES:-}"
+opts=
+for f in $files $extra; do opts="$opts --file $f"; done
 mkdir -p "$outdir" "$(dirname "$tap")"
 t0=$(date +%s)
-JOB_FILES=$files sh "$top/vm/job.sh" "$script" "$outdir" --timeout "$watchdog"
+sh "$top/vm/job.sh" $opts "$script" "$outdir" --timeout "$watchdog"
 rc=$?
 secs=$(($(date +%s) - t0))
 # For the callers that act on how the VM run ended (soak.sh, test-runner.sh).

@@ -32,7 +32,7 @@ provoke() {
 	code=$(awk -v c="$cls" '$1 == c { print $2 }' "$top/vm/splats.txt")
 	eval "code=\$$code"
 	t0=$(date +%s)
-	JOB_FILES=$dir/splat.env sh "$here/guest.sh" splat "$dir/vm" "$dir/splat.tap" >"$dir/log" 2>&1
+	sh "$here/guest.sh" splat "$dir/vm" "$dir/splat.tap" "$dir/splat.env" >"$dir/log" 2>&1
 	secs=$(($(date +%s) - t0))
 	rc=$(cat "$dir/vm/vm.rc" 2>/dev/null)
 	[ "$rc" = "$code" ] || { echo "vm exit $rc, want $code ($cls) after ${secs}s: $(tail -n 3 "$dir/log" | tr '\n' ' ')"; return 1; }

@@ -127,14 +127,12 @@ rand() { rng=$((rng * 48271 % 2147483647)); }
 
 log() { echo "crash: $*"; echo "$*" >>"$out/log.txt"; }
 
-# Find QEMU under run.sh (pid $1): run.sh -> timeout -> qemu-system-x86_64.
-# By parent pid, never by name: other QEMUs on this machine are not ours.
+# Find QEMU below the job (pid $1: job.sh -> run.sh -> timeout -> QEMU),
+# by descent, never by name alone: other QEMUs on this machine are not ours.
 qemu_pid() {
-	for t in $(pgrep -P "$1"); do
-		[ "$(cat /proc/"$t"/comm 2>/dev/null)" = timeout ] || continue
-		for q in $(pgrep -P "$t"); do
-			case $(cat /proc/"$q"/comm 2>/dev/null) in qemu-system-*) echo "$q"; return 0 ;; esac
-		done
+	for c in $(pgrep -P "$1"); do
+		case $(cat /proc/"$c"/comm 2>/dev/null) in qemu-system-*) echo "$c"; return 0 ;; esac
+		qemu_pid "$c" && return 0
 	done
 	return 1
 }
@@ -195,9 +193,7 @@ crashes_done=0 port_retries=0
 b=0
 while [ "$b" -le "$crashes" ]; do
 	bootdir=$out/boot-$(printf %02d "$b")
-	mkdir -p "$bootdir/job/bin" || die "cannot create $bootdir"
-	cp "$here/guest.sh" "$bootdir/job/run" && chmod +x "$bootdir/job/run" &&
-		cp "$BINDIR/pmwrite" "$BINDIR/pmverify" "$bootdir/job/bin/" || die "cannot stage the job"
+	mkdir -p "$bootdir" || die "cannot create $bootdir"
 	gen=0 method=none delay=0 cwriter=0 cpage=0
 	if [ "$b" -lt "$crashes" ]; then
 		gen=$((b + 1))
@@ -221,7 +217,7 @@ while [ "$b" -le "$crashes" ]; do
 		echo "CRASH_PAGE=$cpage"
 		echo "HOLD_MAX_S=$((max_delay / 1000 + 60))"
 		printf '%s' "$rec_env"
-	} >"$bootdir/job/crash.env"
+	} >"$bootdir/crash.env"
 	case $method in
 	none) what="final check of crash $b" ;;
 	*-delay) what="crash $gen: $method after $delay ms" ;;
@@ -233,11 +229,10 @@ while [ "$b" -le "$crashes" ]; do
 	attempt=1
 	while :; do
 		t0=$(date +%s)
-		sh "$top/vm/run.sh" --quiet --kernel "$VMLINUZ" --initrd "$INITRD" --out "$bootdir" \
-			--expect-panic "sysrq triggered crash" \
-			--accel "${ACCEL:-tcg}" --timeout "$boot_timeout" \
-			--pmem "$out/pmem0.img" --pmem "$out/pmem1.img" --pmem "$out/pmem2.img" --pmem "$out/pmem3.img" \
-			"$bootdir/job" >"$bootdir/run.log" 2>&1 &
+		# The NVDIMMs are kept across boots: the next one checks this one.
+		sh "$top/vm/job.sh" --pmem 4 --pmem-dir "$out" --keep-pmem --file "$bootdir/crash.env" \
+			"$here/guest.sh" "$bootdir" --quiet --expect-panic "sysrq triggered crash" \
+			--accel "${ACCEL:-tcg}" --timeout "$boot_timeout" >"$bootdir/run.log" 2>&1 &
 		runpid=$!
 		killed=0
 		cond=
@@ -349,14 +344,13 @@ grep -a -H -E 'EXT4-fs error|EXT4-fs warning|XFS \(.*\): (Corruption|Internal er
 	"$out"/boot-*/console.log 2>/dev/null | sed "s|^$out/||" >"$out/kernel-problems.txt"
 
 # ---- summary: JSON, then KTAP from it ----
-rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+label=$(sh "$top/vm/label.sh")
+lv() { echo "$label" | sed -n "s/^$1=//p"; }
 jq -n \
 	--argjson seed "$seed" --argjson planned "$crashes" --argjson done "$crashes_done" \
 	--argjson pages "$pages" --argjson max_delay "$max_delay" --arg methods "$methods" \
-	--argjson wall "$wall" --argjson port_retries "$port_retries" --arg rev "$rev" --arg accel "${ACCEL:-tcg}$([ "${ACCEL:-tcg}" = tcg ] && echo ",thread=${TCG_THREAD:-multi}")" \
-	--arg kernel "$(basename "$VMLINUZ")" --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-	--arg qemu "$("${QEMU:-qemu-system-x86_64}" --version 2>/dev/null | head -n 1)" \
-	--arg host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
+	--argjson wall "$wall" --argjson port_retries "$port_retries" --arg rev "$(lv git_revision)" --arg accel "$(lv accelerator)" \
+	--arg kernel "$(lv kernel)" --arg date "$(lv date)" --arg qemu "$(lv qemu)" --arg host_cpu "$(lv host_cpu)" \
 	--rawfile errors "$out/errors.txt" --rawfile kprob "$out/kernel-problems.txt" \
 	--slurpfile crashes "$out/crashes.jsonl" --slurpfile verify "$out/verify.jsonl" \
 	--slurpfile fsck "$out/fsck.jsonl" '

@@ -71,7 +71,7 @@ guest_meta() {
 	echo "cache_flush=$(grep -o -w -E 'clwb|clflushopt' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 }
 
-# emit NAME FILE: send FILE back to the host as NAME (vm/job.sh unpacks it).
+# emit NAME FILE: send FILE back to the host as NAME (vm/results.awk unpacks it).
 emit() {
 	echo "@@file $1"
 	cat "$2"
