@@ -59,7 +59,8 @@ PAGES ?= 512
 REPS ?= 1
 KERNEL_VIEW ?= 1
 ROUNDS ?= 10
-OVERHEAD_SCENARIOS ?= empty-sync empty-nosync prealloc-nosync
+# Empty: the overhead set of bench/scenarios.txt.
+OVERHEAD_SCENARIOS ?=
 
 CC := gcc
 CFLAGS ?= -O2 -g
@@ -118,7 +119,7 @@ $(O)/kernel/.complete: kernel-config/guest-kernel.mk vm/fetch-kernel.sh
 	$(Q)sh vm/fetch-kernel.sh $(GUEST_KERNEL_PKG) $(GUEST_KERNEL_DEB_VERSION) $(GUEST_KERNEL_VERSION) $(O)/kernel
 
 initramfs: $(INITRD)
-$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h
+$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 

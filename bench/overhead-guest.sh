@@ -25,9 +25,7 @@ measure() { # SCENARIO MODE ROUND ARGS...
 }
 
 for scen in $SCENARIOS; do
-	state=${scen%%-*} sync=${scen#*-}
-	set -- -n "$PAGES" -s "$state" -f /mnt/ext4/bench
-	[ "$sync" = sync ] && set -- "$@" --sync
+	set -- -n "$PAGES" $(scenario_args "$scen") -f /mnt/ext4/bench
 	round=1
 	while [ $round -le "$ROUNDS" ]; do
 		if [ $((round % 2)) = 1 ]; then first=plain second=traced; else first=traced second=plain; fi

@@ -7,12 +7,14 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
 . bench/run-lib.sh
+suite_lib=lib
+. lib/scenarios.sh
 
 need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" || exit 2
+SCENARIOS=${SCENARIOS:-$(scenarios overhead | tr '\n' ' ')}
 for s in $SCENARIOS; do
-	case $s in empty-sync|empty-nosync|prealloc-sync|prealloc-nosync|fallocated-sync|fallocated-nosync) ;;
-	*) echo "OVERHEAD_SCENARIOS: unknown scenario '$s' (STATE-sync|STATE-nosync, STATE empty|prealloc|fallocated)" >&2; exit 2 ;;
-	esac
+	scenario_known "$s" ||
+		{ echo "OVERHEAD_SCENARIOS: unknown scenario '$s' (the names in bench/scenarios.txt)" >&2; exit 2; }
 done
 echo "overhead: $ROUNDS rounds x (plain, daxlat) of $PAGES faults on ext4: $SCENARIOS"
 bench_run overhead bench/overhead-guest.sh $((2 * ROUNDS * $(echo $SCENARIOS | wc -w))) PAGES ROUNDS SCENARIOS
@@ -31,13 +33,13 @@ awk -v label="$label" -v json="$run/overhead.json" '
 	}
 	END {
 		printf "daxlat overhead, %s\n", label
-		printf "  %-14s %6s %14s %20s %14s %20s %8s %9s\n", "scenario", "rounds", "plain median", "(min..max)", "traced median", "(min..max)", "ratio", "overhead"
+		printf "  %-24s %6s %14s %20s %14s %20s %8s %9s\n", "scenario", "rounds", "plain median", "(min..max)", "traced median", "(min..max)", "ratio", "overhead"
 		printf "{\"label\": \"%s\", \"scenarios\": [", label > json
 		for (i = 1; i <= ns; i++) {
 			s = order[i]
 			p = med(s, "plain"); plo = lo; phi = hi
 			t = med(s, "traced"); tlo = lo; thi = hi
-			printf "  %-14s %6d %11.1f us %9.1f..%-9.1f %11.1f us %9.1f..%-9.1f %7.4fx %+8.2f%%\n", s, n[s, "plain"],
+			printf "  %-24s %6d %11.1f us %9.1f..%-9.1f %11.1f us %9.1f..%-9.1f %7.4fx %+8.2f%%\n", s, n[s, "plain"],
 				p / 1000, plo / 1000, phi / 1000, t / 1000, tlo / 1000, thi / 1000, t / p, (t / p - 1) * 100
 			printf "%s{\"scenario\": \"%s\", \"rounds\": %d, \"plain_median_ns\": %d, \"traced_median_ns\": %d, \"ratio\": %.4f}", \
 				(i > 1 ? ", " : ""), s, n[s, "plain"], p, t, t / p > json

@@ -18,10 +18,7 @@ emit guest-meta.txt /tmp/meta
 
 for fs in ext4 xfs; do
 	for scen in $SCENARIOS; do
-		state=${scen%%-*} rest=${scen#*-}
-		load=${rest%%-*} sync=${rest#*-}
-		set -- -n "$PAGES" -r "$REPS" -s "$state" -l "$load" -f "/mnt/$fs/bench"
-		[ "$sync" = sync ] && set -- "$@" --sync
+		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "/mnt/$fs/bench"
 		faultlat "$@" --json-out /tmp/out.json >/tmp/out.txt || fail "faultlat $* failed"
 		emit "$fs/$scen.txt" /tmp/out.txt
 		emit "$fs/$scen.json" /tmp/out.json

@@ -8,11 +8,12 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
 . bench/run-lib.sh
+suite_lib=lib
+. lib/scenarios.sh
 
-# The letter's six scenarios (state-load-sync), then the fallocated pair it
-# could not tell apart from 'empty'.
-SCENARIOS="prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync
-empty-copy-nosync empty-copy-sync fallocated-none-nosync fallocated-none-sync"
+# The table's reproduce set: the letter's six scenarios, then the fallocated
+# pair it could not tell apart from 'empty'.
+SCENARIOS=$(scenarios reproduce | tr '\n' ' ')
 
 need_host && need_count PAGES "$PAGES" && need_count REPS "$REPS" || exit 2
 case $KERNEL_VIEW in 0|1) ;; *) echo "KERNEL_VIEW=$KERNEL_VIEW: must be 0 or 1" >&2; exit 2 ;; esac

@@ -4,7 +4,17 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-SCENARIOS="prealloc-none-nosync prealloc-none-sync empty-none-nosync empty-none-sync empty-copy-nosync empty-copy-sync"
+suite_lib=$here/../lib
+. "$suite_lib/scenarios.sh"
+# The letter's scenarios (bench/scenarios.txt rows with a letter name), and
+# its MAP_SYNC / no MAP_SYNC pairs: "letter:nosync-row:sync-row".
+SCENARIOS=$(awk '!/^#/ && NF >= 7 && $6 != "-" { print $1 }' "$scenario_table" | tr '\n' ' ')
+PAIRS=$(awk '!/^#/ && NF >= 7 && $6 != "-" {
+		if (!($6 in seen)) { seen[$6] = 1; order[++n] = $6 }
+		row[$6, $4] = $1
+	}
+	END { for (i = 1; i <= n; i++) if ((order[i], "nosync") in row && (order[i], "sync") in row)
+		printf "%s:%s:%s ", order[i], row[order[i], "nosync"], row[order[i], "sync"] }' "$scenario_table")
 
 usage() {
 	cat <<'EOF'
@@ -88,6 +98,7 @@ for s in $SCENARIOS; do
 done
 
 awk -v json="$json" -v refname="$ref" -v rundir="$run" -v scenarios="$SCENARIOS" -v present="$present" \
+	-v pairs="$PAIRS" \
 	-v json_faults="$json_faults" "$json_awk"'
 function problem(msg) { nprob++; PROB[nprob] = "report: " msg }
 function isnum(v) { return v ~ /^[0-9]+(\.[0-9]+)?$/ }
@@ -218,14 +229,14 @@ END {
 		if (a[1] == "seed" && index(" " scenarios " ", " " a[2] " ") == 0)
 			problem("reference has an unknown scenario \"" a[2] "\"")
 	}
-	np = split("prealloc empty empty+copy", PAIR, " ")
-	PN["prealloc"] = "prealloc-none"; PN["empty"] = "empty-none"; PN["empty+copy"] = "empty-copy"
+	np = split(pairs, PT, " ")
 	for (i = 1; i <= np; i++) {
-		p = PAIR[i]
-		AVGO[p] = ratio("ours", PN[p] "-nosync", PN[p] "-sync", "avg")
-		AVGS[p] = ratio("seed", PN[p] "-nosync", PN[p] "-sync", "avg")
-		MEDO[p] = ratio("ours", PN[p] "-nosync", PN[p] "-sync", "median")
-		MEDS[p] = ratio("seed", PN[p] "-nosync", PN[p] "-sync", "median")
+		split(PT[i], pp, ":")
+		p = PAIR[i] = pp[1]; NOSYNC[p] = pp[2]; SYNC[p] = pp[3]
+		AVGO[p] = ratio("ours", NOSYNC[p], SYNC[p], "avg")
+		AVGS[p] = ratio("seed", NOSYNC[p], SYNC[p], "avg")
+		MEDO[p] = ratio("ours", NOSYNC[p], SYNC[p], "median")
+		MEDS[p] = ratio("seed", NOSYNC[p], SYNC[p], "median")
 		AVGR[p] = (AVGO[p] != "" && AVGS[p] != "" && AVGS[p] > 0) ? AVGO[p] / AVGS[p] : ""
 	}
 	ok = (nprob == 0)

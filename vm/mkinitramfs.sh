@@ -56,8 +56,10 @@ depmod -b "$stage" "$kver"
 cp "$here/guest/init" "$stage/init"
 # The suite's shell libraries, at their repo paths under /suite.
 top=${here%/vm}
-mkdir -p "$stage/suite/lib" "$stage/suite/vm/guest"
-cp "$top/lib/ktap.sh" "$top/lib/exitcodes.sh" "$top/lib/exitcodes.h" "$stage/suite/lib/"
+mkdir -p "$stage/suite/lib" "$stage/suite/vm/guest" "$stage/suite/bench"
+cp "$top/lib/ktap.sh" "$top/lib/exitcodes.sh" "$top/lib/exitcodes.h" "$top/lib/scenarios.sh" \
+	"$stage/suite/lib/"
+cp "$top/bench/scenarios.txt" "$stage/suite/bench/"
 cp "$here/guest/lib.sh" "$stage/suite/vm/guest/lib.sh"
 chmod +x "$stage/init"
 echo "$kver" > "$stage/etc/kernel-version"

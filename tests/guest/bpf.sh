@@ -91,13 +91,13 @@ ktap_check ext4_mount_dax fs_setup ext4 /dev/pmem0
 for fs in ext4 xfs; do
 	f=/mnt/$fs/daxlat
 	# PMD first, on a fresh filesystem: 4 MiB = two 2 MiB faults.
-	run ${fs}_pmd -- -f $f -n 1024 -s empty --fault-size pmd --sync
-	run ${fs}_sync -- -f $f -n $N -s empty --sync
-	run ${fs}_nosync -- -f $f -n $N -s empty
-	run ${fs}_prealloc -- -f $f -n $N -s prealloc --sync
-	run ${fs}_fallocated -- -f $f -n $N -s fallocated --sync
-	run ${fs}_kprobes --kprobes -- -f $f -n $N -s empty --sync
-	run ${fs}_rawtp --raw-tp -n -- -f $f -n $N -s empty --sync
+	run ${fs}_pmd -- -f $f -n 1024 $(scenario_args empty-none-sync-pmd)
+	run ${fs}_sync -- -f $f -n $N $(scenario_args empty-none-sync)
+	run ${fs}_nosync -- -f $f -n $N $(scenario_args empty-none-nosync)
+	run ${fs}_prealloc -- -f $f -n $N $(scenario_args prealloc-none-sync)
+	run ${fs}_fallocated -- -f $f -n $N $(scenario_args fallocated-none-sync)
+	run ${fs}_kprobes --kprobes -- -f $f -n $N $(scenario_args empty-none-sync)
+	run ${fs}_rawtp --raw-tp -n -- -f $f -n $N $(scenario_args empty-none-sync)
 
 	expect ${fs}_pmd_two_faults_no_fallback ${fs}_pmd "$FAULTS_WHERE
 		.counters.pmd == 2 and faults(.size == \"pmd\" and .outcome == \"fallback\") == 0 and

@@ -5,7 +5,6 @@
 . /suite/lib/ktap.sh
 PATH=/job/bin:$PATH
 SMALL=64          # pages per short benchmark run
-STATES="prealloc empty fallocated"
 
 # bench_sums FILE: the letter-format table adds up to its own faults= figure
 # and that figure is the expected one.
@@ -57,18 +56,15 @@ expect_exit() {
 	fi
 }
 
-# The short benchmark runs: fs name expected-faults faultlat-args.
+# The short benchmark runs, the check set of bench/scenarios.txt on each fs:
+# "fs name expected-faults faultlat-args". PMD: 4 MiB, two 2 MiB faults
+# (written blocks too must come 2 MiB aligned, or PMD faults fall back).
 for fs in ext4 xfs; do
-	for state in $STATES; do
-		echo "$fs bench_${fs}_${state}_nosync $SMALL -n $SMALL -s $state"
-		echo "$fs bench_${fs}_${state}_sync $SMALL -n $SMALL -s $state --sync"
+	for scen in $(scenarios check); do
+		if [ "$(scenario_field "$scen" size)" = pmd ]; then n="2 -n 1024"; else n="$SMALL -n $SMALL"; fi
+		[ "$(scenario_field "$scen" load)" = copy ] && n="$n --load-size 4M"
+		echo "$fs bench_${fs}_$(echo "$scen" | tr - _) $n $(scenario_args "$scen")"
 	done
-	echo "$fs bench_${fs}_empty_copy_nosync $SMALL -n $SMALL -s empty -l copy --load-size 4M"
-	echo "$fs bench_${fs}_empty_copy_sync $SMALL -n $SMALL -s empty -l copy --load-size 4M --sync"
-	# 4 MiB in PMD mode: two 2 MiB faults. Written blocks too must come
-	# 2 MiB aligned, or PMD faults fall back.
-	echo "$fs bench_${fs}_pmd_sync 2 -n 1024 -s empty --fault-size pmd --sync"
-	echo "$fs bench_${fs}_prealloc_pmd_sync 2 -n 1024 -s prealloc --fault-size pmd --sync"
 done >/tmp/benches
 
 ktap_plan pmem_namespaces_fsdax ext4_mount_dax xfs_mount_dax mapsync_accepted_ext4 \

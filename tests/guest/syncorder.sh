@@ -23,29 +23,29 @@ REPS=3
 PTE_PAGES=64
 PMD_PAGES=1024		# 4 MiB: two PMD faults per run
 FSS="ext4 xfs"
-STATES="empty prealloc fallocated"
-SIZES="pte pmd"
-LOADS="none copy"
 STRESS_THREADS=4
 STRESS_PAGES=256
 A_TEXT="no NEEDDSYNC returned"
 B_TEXT="metadata sync returned 0 but"
 
-# The mutants and the scenarios each must be caught in ("fs:state:size"),
-# or must leave alone (":harmless"): mode kind diagnosis-text scenarios...
-MUTANTS="clear_dirty direct_uncommitted A_TEXT ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd ext4:prealloc:pte:harmless
-skip_fsync sync_uncommitted B_TEXT ext4:empty:pte ext4:fallocated:pte ext4:empty:pmd xfs:empty:pte xfs:fallocated:pte xfs:empty:pmd"
+# The mutants and the scenarios (fs:scenario of bench/scenarios.txt) each
+# must be caught in, or must leave alone (":harmless"): mode kind
+# diagnosis-text scenarios...
+MUTANTS="clear_dirty direct_uncommitted A_TEXT ext4:empty-none-sync ext4:fallocated-none-sync ext4:empty-none-sync-pmd xfs:empty-none-sync xfs:fallocated-none-sync xfs:empty-none-sync-pmd ext4:prealloc-none-sync:harmless
+skip_fsync sync_uncommitted B_TEXT ext4:empty-none-sync ext4:fallocated-none-sync ext4:empty-none-sync-pmd xfs:empty-none-sync xfs:fallocated-none-sync xfs:empty-none-sync-pmd"
+# test_name PREFIX FS:SCENARIO[:harmless]: PREFIX_fs_scenario[_harmless], in _.
+test_name() { echo "$1_$2" | tr :- __; }
 
 ktap_plan setup_ext4_xfs_dax checker_attaches clean_matrix_checked
 for fs in $FSS; do
-	for state in $STATES; do
-		for size in $SIZES; do
-			for load in $LOADS; do ktap_plan "clean_${fs}_${state}_${size}_${load}"; done
-		done
-	done
+	for scen in $(scenarios syncorder); do ktap_plan "$(test_name clean "$fs:$scen")"; done
 	ktap_plan "clean_${fs}_threads"
 done
-ktap_plan $(echo "$MUTANTS" | awk '{ print "mutant_" $1 "_batch"; for (i = 4; i <= NF; i++) { s = $i; gsub(/:/, "_", s); print "mutant_" $1 "_" s } }')
+echo "$MUTANTS" >/tmp/mutants
+while read -r mode kind text list; do
+	ktap_plan "mutant_${mode}_batch"
+	for s in $list; do ktap_plan "$(test_name "mutant_$mode" "$s")"; done
+done </tmp/mutants
 ktap_plan clean_after_rmmod syncorder_pid_attach_mid_fault syncorder_sigterm_stops_command \
 	ext4_fast_commit_refused
 ktap_start
@@ -59,11 +59,10 @@ so_diag() {
 	[ -s /tmp/so.err ] && head -n 3 /tmp/so.err
 }
 
-faultlat_args() {	# STATE SIZE LOAD
-	a="-s $1 --sync"
-	if [ "$2" = pmd ]; then a="$a -n $PMD_PAGES --fault-size pmd"; else a="$a -n $PTE_PAGES"; fi
-	[ "$3" = copy ] && a="$a -l copy --load-size 4M"
-	echo "$a"
+faultlat_args() {	# SCENARIO (bench/scenarios.txt)
+	if [ "$(scenario_field "$1" size)" = pmd ]; then a="-n $PMD_PAGES"; else a="-n $PTE_PAGES"; fi
+	[ "$(scenario_field "$1" load)" = copy ] && a="$a --load-size 4M"
+	echo "$a $(scenario_args "$1")"
 }
 
 # batch_add NAME COMMAND...: one workload run in the batch script. The run
@@ -82,7 +81,7 @@ EOF
 batch_run() {
 	json=$1 kind=${2:-none}
 	rm -f "$json" /tmp/map /tmp/fl.out
-	syncorder --details 2 --json-out "$json" -c 'sh /tmp/batch.sh' >/tmp/so.tap 2>/tmp/so.err
+	syncorder --details 2 --json-out "$json" -c 'sh /tmp/batch.sh' </dev/null >/tmp/so.tap 2>/tmp/so.err
 	rc=$?
 	jq -r --arg k "$kind" '.processes[] | "\(.pid) \(.checked) \(.violations) \(.checker_errors) \(.needdsync) \(.direct_inserts) \(.by_kind[$k] // 0) \(.per_inode_check_would_flag)"' \
 		"$json" >/tmp/procs 2>/dev/null
@@ -137,14 +136,9 @@ clean_verdict() {
 
 : >/tmp/batch.sh
 for fs in $FSS; do
-	for state in $STATES; do
-		for size in $SIZES; do
-			for load in $LOADS; do
-				for r in $(seq $REPS); do
-					batch_add "clean_${fs}_${state}_${size}_${load}" \
-						"faultlat -f /mnt/$fs/b $(faultlat_args "$state" "$size" "$load")"
-				done
-			done
+	for scen in $(scenarios syncorder); do
+		for r in $(seq $REPS); do
+			batch_add "$(test_name clean "$fs:$scen")" "faultlat -f /mnt/$fs/b $(faultlat_args "$scen")"
 		done
 	done
 	# Same inode, several faulting threads and a pwrite() allocator.
@@ -160,13 +154,9 @@ else
 	ktap_fail clean_matrix_checked "syncorder exit $rc: $(so_diag) $(grep '^end .* [1-9][0-9]*$' /tmp/map | head -n 2)"
 fi
 for fs in $FSS; do
-	for state in $STATES; do
-		for size in $SIZES; do
-			for load in $LOADS; do
-				if [ "$size" = pmd ]; then want=$(( 2 * REPS )); else want=$(( PTE_PAGES * REPS )); fi
-				clean_verdict "clean_${fs}_${state}_${size}_${load}" $want
-			done
-		done
+	for scen in $(scenarios syncorder); do
+		if [ "$(scenario_field "$scen" size)" = pmd ]; then want=$(( 2 * REPS )); else want=$(( PTE_PAGES * REPS )); fi
+		clean_verdict "$(test_name clean "$fs:$scen")" $want
 	done
 	clean_verdict "clean_${fs}_threads" $(( STRESS_PAGES * REPS ))
 done
@@ -179,15 +169,12 @@ mutant_batch() {
 	mode=$1 kind=$2 text=$3; shift 3
 	: >/tmp/batch.sh
 	for s in "$@"; do
-		IFS=: read -r fs state size harmless <<EOF
-$s
-EOF
-		batch_add "mutant_${mode}_${fs}_${state}_${size}${harmless:+_$harmless}" \
-			"faultlat -f /mnt/$fs/b $(faultlat_args "$state" "$size" none)"
+		fs=${s%%:*} scen=${s#*:}
+		batch_add "$(test_name "mutant_$mode" "$s")" "faultlat -f /mnt/$fs/b $(faultlat_args "${scen%:harmless}")"
 	done
 	if ! insmod "$MUTANT" mode="$mode" 2>/tmp/ins.err; then
 		ktap_fail "mutant_${mode}_batch" "insmod mode=$mode: $(cat /tmp/ins.err) $(dmesg | grep mapsync_mutant | tail -n 2)"
-		for s in "$@"; do ktap_fail "mutant_${mode}_$(echo "$s" | tr : _)" "module not loaded"; done
+		for s in "$@"; do ktap_fail "$(test_name "mutant_$mode" "$s")" "module not loaded"; done
 		return
 	fi
 	armed=$(cat /sys/module/mapsync_mutant/parameters/armed)
@@ -202,7 +189,7 @@ EOF
 		ktap_fail "mutant_${mode}_batch" "syncorder exit $rc (want $EXIT_CHECK_FAILED), $errors checker errors, $lost events lost: $(so_diag)"
 	fi
 	for s in "$@"; do
-		name=mutant_${mode}_$(echo "$s" | tr : _)
+		name=$(test_name "mutant_$mode" "$s")
 		eval "$(scenario "$name")"
 		pid=$(awk -v n="$name" '$2 == n { print $1; exit }' /tmp/map)
 		diag=$(jq -r --argjson p "${pid:-0}" '.processes[] | select(.pid == $p) | .first_violation // ""' "/tmp/$mode.json")
@@ -232,7 +219,6 @@ EOF
 	done
 }
 
-echo "$MUTANTS" >/tmp/mutants
 while read -r mode kind text scenarios; do
 	eval "text=\$$text"
 	mutant_batch "$mode" "$kind" "$text" $scenarios
@@ -240,8 +226,8 @@ done </tmp/mutants
 
 # The module is gone: clean again.
 : >/tmp/batch.sh
-batch_add clean_after_rmmod "faultlat -f /mnt/ext4/b $(faultlat_args empty pte none)"
-batch_add clean_after_rmmod "faultlat -f /mnt/xfs/b $(faultlat_args empty pte none)"
+batch_add clean_after_rmmod "faultlat -f /mnt/ext4/b $(faultlat_args empty-none-sync)"
+batch_add clean_after_rmmod "faultlat -f /mnt/xfs/b $(faultlat_args empty-none-sync)"
 batch_run /tmp/after.json
 if [ $rc = 0 ]; then
 	ktap_pass clean_after_rmmod

@@ -49,7 +49,7 @@ ktap_check reproduce_kernel_view_bad refused KERNEL_VIEW=2 -- bench/reproduce.sh
 ktap_check reproduce_accel_bogus refused ACCEL=bogus -- bench/reproduce.sh "ACCEL=bogus: must be tcg or kvm"
 ktap_check overhead_rounds_bad refused ROUNDS=abc -- bench/overhead.sh "ROUNDS=abc: must be a whole number of at least 1"
 ktap_check overhead_scenario_bad refused SCENARIOS=bogus -- bench/overhead.sh \
-	"OVERHEAD_SCENARIOS: unknown scenario 'bogus' (STATE-sync|STATE-nosync, STATE empty|prealloc|fallocated)"
+	"OVERHEAD_SCENARIOS: unknown scenario 'bogus' (the names in bench/scenarios.txt)"
 
 # make with a kernel that is not there: one line, nothing built or booted.
 no_kernel() {

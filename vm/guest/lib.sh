@@ -2,6 +2,7 @@
 # /suite/vm/guest/lib.sh), and the exit code table (EXIT_* variables).
 suite_lib=/suite/lib
 . "$suite_lib/exitcodes.sh"
+. "$suite_lib/scenarios.sh"
 
 # Turn every NVDIMM namespace into fsdax mode unless it already is (a reboot
 # on the same backing file keeps the info block, and with it the data).
