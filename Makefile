@@ -119,7 +119,8 @@ $(O)/kernel/.complete: kernel-config/guest-kernel.mk vm/fetch-kernel.sh
 	$(Q)sh vm/fetch-kernel.sh $(GUEST_KERNEL_PKG) $(GUEST_KERNEL_DEB_VERSION) $(GUEST_KERNEL_VERSION) $(O)/kernel
 
 initramfs: $(INITRD)
-$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt
+$(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt \
+	validate/mutants/mutants.txt vm/guest/filesystems.txt lib/filesystems.sh
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 

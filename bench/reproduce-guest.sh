@@ -16,7 +16,7 @@ fs_setup xfs /dev/pmem1 || fail "xfs -o dax"
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
 
-for fs in ext4 xfs; do
+for fs in $(fs_list); do
 	for scen in $SCENARIOS; do
 		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "/mnt/$fs/bench"
 		faultlat "$@" --json-out /tmp/out.json >/tmp/out.txt || fail "faultlat $* failed"

@@ -58,9 +58,12 @@ cp "$here/guest/init" "$stage/init"
 top=${here%/vm}
 mkdir -p "$stage/suite/lib" "$stage/suite/vm/guest" "$stage/suite/bench"
 cp "$top/lib/ktap.sh" "$top/lib/exitcodes.sh" "$top/lib/exitcodes.h" "$top/lib/scenarios.sh" \
+	"$top/lib/filesystems.sh" \
 	"$stage/suite/lib/"
 cp "$top/bench/scenarios.txt" "$stage/suite/bench/"
-cp "$here/guest/lib.sh" "$stage/suite/vm/guest/lib.sh"
+mkdir -p "$stage/suite/validate/mutants"
+cp "$top/validate/mutants/mutants.txt" "$stage/suite/validate/mutants/"
+cp "$here/guest/lib.sh" "$here/guest/filesystems.txt" "$stage/suite/vm/guest/"
 chmod +x "$stage/init"
 echo "$kver" > "$stage/etc/kernel-version"
 

@@ -59,7 +59,7 @@ expect_exit() {
 # The short benchmark runs, the check set of bench/scenarios.txt on each fs:
 # "fs name expected-faults faultlat-args". PMD: 4 MiB, two 2 MiB faults
 # (written blocks too must come 2 MiB aligned, or PMD faults fall back).
-for fs in ext4 xfs; do
+for fs in $(fs_list); do
 	for scen in $(scenarios check); do
 		if [ "$(scenario_field "$scen" size)" = pmd ]; then n="2 -n 1024"; else n="$SMALL -n $SMALL"; fi
 		[ "$(scenario_field "$scen" load)" = copy ] && n="$n --load-size 4M"
@@ -78,7 +78,7 @@ ktap_check pmem_namespaces_fsdax pmem_expect 2
 ktap_check ext4_mount_dax fs_setup ext4 /dev/pmem0
 ktap_check xfs_mount_dax fs_setup xfs /dev/pmem1
 
-for fs in ext4 xfs; do
+for fs in $(fs_list); do
 	ktap_check "mapsync_accepted_$fs" faultlat --sync -n 8 -f "/mnt/$fs/accept"
 done
 

@@ -22,17 +22,13 @@ HITS=/sys/module/mapsync_mutant/parameters/hits
 REPS=3
 PTE_PAGES=64
 PMD_PAGES=1024		# 4 MiB: two PMD faults per run
-FSS="ext4 xfs"
+FSS=$(fs_list)
 STRESS_THREADS=4
 STRESS_PAGES=256
-A_TEXT="no NEEDDSYNC returned"
-B_TEXT="metadata sync returned 0 but"
 
-# The mutants and the scenarios (fs:scenario of bench/scenarios.txt) each
-# must be caught in, or must leave alone (":harmless"): mode kind
-# diagnosis-text scenarios...
-MUTANTS="clear_dirty direct_uncommitted A_TEXT ext4:empty-none-sync ext4:fallocated-none-sync ext4:empty-none-sync-pmd xfs:empty-none-sync xfs:fallocated-none-sync xfs:empty-none-sync-pmd ext4:prealloc-none-sync:harmless
-skip_fsync sync_uncommitted B_TEXT ext4:empty-none-sync ext4:fallocated-none-sync ext4:empty-none-sync-pmd xfs:empty-none-sync xfs:fallocated-none-sync xfs:empty-none-sync-pmd"
+# The mutants, one row each: "mode|kind|text|scenarios" (the table's own
+# comment says what they mean).
+grep -v '^#' /suite/validate/mutants/mutants.txt | sed 's/ *| */|/g' >/tmp/mutants
 # test_name PREFIX FS:SCENARIO[:harmless]: PREFIX_fs_scenario[_harmless], in _.
 test_name() { echo "$1_$2" | tr :- __; }
 
@@ -41,8 +37,7 @@ for fs in $FSS; do
 	for scen in $(scenarios syncorder); do ktap_plan "$(test_name clean "$fs:$scen")"; done
 	ktap_plan "clean_${fs}_threads"
 done
-echo "$MUTANTS" >/tmp/mutants
-while read -r mode kind text list; do
+while IFS='|' read -r mode kind text list; do
 	ktap_plan "mutant_${mode}_batch"
 	for s in $list; do ktap_plan "$(test_name "mutant_$mode" "$s")"; done
 done </tmp/mutants
@@ -219,8 +214,7 @@ mutant_batch() {
 	done
 }
 
-while read -r mode kind text scenarios; do
-	eval "text=\$$text"
+while IFS='|' read -r mode kind text scenarios; do
 	mutant_batch "$mode" "$kind" "$text" $scenarios
 done </tmp/mutants
 

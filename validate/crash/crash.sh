@@ -41,6 +41,7 @@ methods="sysrq-delay sysrq-page kill-delay kill-progress"
 . "$top/lib/ktap.sh"
 suite_lib=$top/lib
 . "$suite_lib/exitcodes.sh"
+. "$suite_lib/filesystems.sh"
 # harness_failure FILE WHY: a KTAP whose one result is the harness failing.
 harness_failure() {
 	(ktap_plan crash_harness; ktap_start; ktap_fail crash_harness "$2"; ktap_finish) >"$1"
@@ -423,13 +424,9 @@ ktap_plan kernel_log_clean
 
 		q "\"# \" + \"$fs fsck statuses: \" + (.fsck.$fs | tostring)"
 		grep "fsck: $fs-" "$out/fsck-problems.txt" 2>/dev/null | sed "s/^crash [0-9]* fsck: //; s/[0-9][0-9][0-9]*/N/g" | sort | uniq -c | sort -rn | head -n 5 | sed "s/^ */# fsck found (times): /"
-		if [ "$fs" = ext4 ]; then
-			# e2fsck -fy: 0 clean, 1 errors corrected (the free block and
-			# inode counts after any crash: ext4 does not journal them).
-			bad=$(q '[.fsck.ext4 | to_entries[] | select(.key != "0" and .key != "1")] | length')
-		else
-			bad=$(q '[.fsck.xfs | to_entries[] | select(.key != "0")] | length')
-		fi
+		# The statuses that mean clean (vm/guest/filesystems.txt's fsck_ok).
+		clean=$(fs_field "$fs" fsck_ok | tr ' ' '\n' | jq -R . | jq -s -c .)
+		bad=$(jq -r --argjson clean "$clean" "[.fsck.$fs | keys[] | select(. as \$k | \$clean | index(\$k) | not)] | length" "$json")
 		ok=0
 		[ "$bad" = 0 ] && [ "$(q ".fsck.$fs | length")" -gt 0 ] && ok=1
 		result $ok "${fs}_fsck_after_crash" "fsck statuses $(q ".fsck.$fs | tostring")"

@@ -3,6 +3,7 @@
 suite_lib=/suite/lib
 . "$suite_lib/exitcodes.sh"
 . "$suite_lib/scenarios.sh"
+. "$suite_lib/filesystems.sh"
 
 # Turn every NVDIMM namespace into fsdax mode unless it already is (a reboot
 # on the same backing file keeps the info block, and with it the data).
@@ -22,21 +23,20 @@ udev_wait() {
 	[ -b "$1" ]
 }
 
-# fs_mkfs TYPE DEV: with 2 MiB-aligned allocations, so PMD faults need no
-# fallback: ext4's stripe hints make mballoc align large allocations; xfs
-# needs a 2 MiB stripe unit, and then a 64 MiB log, which fits only in fewer,
-# larger AGs (the default mkfs.xfs puts the first extent at sector 192).
+# fs_module TYPE: load its module, if it has one.
+fs_module() {
+	m=$(fs_field "$1" module) || { echo "fs: unknown fs $1" >&2; return 1; }
+	[ "$m" = - ] || modprobe "$m"
+}
+
+# fs_mkfs TYPE DEV: the table's mkfs (2 MiB-aligned allocations).
 fs_mkfs() {
-	case $1 in
-	ext4) mkfs.ext4 -F -q -b 4096 -E stride=512,stripe_width=512 "$2" ;;
-	xfs) modprobe xfs && mkfs.xfs -f -q -d su=2m,sw=1,agcount=2 -l size=64m "$2" ;;
-	*) echo "fs_mkfs: unknown fs $1" >&2; return 1 ;;
-	esac
+	fs_module "$1" && $(fs_field "$1" mkfs) "$2"
 }
 
 # fs_mount TYPE DEV DIR: mount with -o dax (busybox mount needs -t).
 fs_mount() {
-	[ "$1" = xfs ] && modprobe xfs
+	fs_module "$1" || return 1
 	mkdir -p "$3"
 	mount -t "$1" -o dax "$2" "$3" || return 1
 	# XFS quietly mounts without DAX when the device cannot do it: refuse that.
