@@ -13,7 +13,12 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 	[HOOK_SYNC] = { "sync", 0, { { "dax_finish_sync_fault" } } },
 	[HOOK_FSYNC] = { "fsync", 0, { { "vfs_fsync_range" } } },
 	[HOOK_EXT4_IOMAP] = { "ext4_iomap", 0, { { "ext4_iomap_begin" } } },
-	[HOOK_XFS_IOMAP] = { "xfs_iomap", 0, { { "xfs_direct_write_iomap_begin" } } },
+	/* xfs_file_iomap_begin up to 5.4 took (inode, offset, length, flags,
+	 * iomap): the first five arguments the tools read, no srcmap. */
+	[HOOK_XFS_IOMAP] = { "xfs_iomap", 0, {
+		{ "xfs_direct_write_iomap_begin" },
+		{ "xfs_file_iomap_begin" },
+	} },
 	/* PTE: vmf_insert_mixed_mkwrite (5.10 to 6.12), vmf_insert_page_mkwrite
 	 * (6.18). PMD: vmf_insert_pfn_pmd_prot (5.10 to 6.12), vmf_insert_folio_pmd
 	 * (6.18); vmf_insert_pfn_pmd is a function again in 6.18. */

@@ -194,6 +194,27 @@ static void test_handlers_6_18(struct ktap_case_ctx *t)
 	EXPECT_TARGETS(t, HOOK_PTE_DONE, "-:pte_done");
 }
 
+/* A kernel that has only the older name of a hook's function (xfs before
+ * 5.5) resolves to it: a renamed function is one more candidate. */
+static void test_older_name(struct ktap_case_ctx *t)
+{
+	const char *btf[NUSES(btf_6_1)];
+	size_t n = 0;
+
+	for (size_t i = 0; btf_6_1[i]; i++)
+		if (strcmp(btf_6_1[i], "xfs:xfs_direct_write_iomap_begin"))
+			btf[n++] = btf_6_1[i];
+	btf[n++] = "xfs:xfs_file_iomap_begin";
+	btf[n] = NULL;
+	struct fake_kernel k = { .btf = btf, .fields = xfs_fields };
+
+	resolve(t, &k, syncorder_uses, NUSES(syncorder_uses), false);
+	EXPECT_TARGETS(t, HOOK_XFS_IOMAP, "xfs_file_iomap_begin:xfs_iomap");
+	k.btf = btf_6_1;
+	resolve(t, &k, syncorder_uses, NUSES(syncorder_uses), false);
+	EXPECT_TARGETS(t, HOOK_XFS_IOMAP, "xfs_direct_write_iomap_begin:xfs_iomap");
+}
+
 static void test_kallsyms_only(struct ktap_case_ctx *t)
 {
 	static const char *const btf[] = { "vmlinux:dax_iomap_fault", NULL };
@@ -362,6 +383,7 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 static const struct ktap_case cases[] = {
 	KTAP_CASE(test_handlers_6_1),
 	KTAP_CASE(test_handlers_6_18),
+	KTAP_CASE(test_older_name),
 	KTAP_CASE(test_kallsyms_only),
 	KTAP_CASE(test_fast_tests),
 	KTAP_CASE(test_ok_all_attached),
