@@ -6,6 +6,7 @@
  *
  *   insmod mapsync_mutant.ko mode=clear_dirty [fs=ext4|xfs|all]
  *   insmod mapsync_mutant.ko mode=skip_fsync  [fs=ext4|xfs|all]
+ *   insmod mapsync_mutant.ko mode=skip_commit [fs=ext4]
  *   cat /sys/module/mapsync_mutant/parameters/hits   # bugs injected so far
  *   cat /sys/module/mapsync_mutant/parameters/armed  # functions hooked
  *
@@ -25,6 +26,13 @@
  *   vfs_fsync_range, so the checker's own vfs_fsync_range hooks see exactly
  *   what the kernel returns.
  *
+ * skip_commit (bug c): the fsync runs but its journal commit is faked. The
+ *   same task marking; a kprobe on jbd2_complete_transaction (ext4's
+ *   fsync waits for its transaction there) returns 0 without committing.
+ *   ext4 only: xfs's log force is what syncorder trusts today.
+ *
+ * A new mutant is its probes and one row of modes[] below.
+ *
  * x86-64 only (argument registers, the return stub).
  */
 #include <linux/atomic.h>
@@ -43,7 +51,7 @@
 
 static char *mode = "";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "clear_dirty (bug a) or skip_fsync (bug b)");
+MODULE_PARM_DESC(mode, "clear_dirty (bug a), skip_fsync (bug b) or skip_commit (bug c)");
 
 static char *fs = "all";
 module_param(fs, charp, 0444);
@@ -183,6 +191,36 @@ static struct kprobe xfs_fsync_kp = {
 	.post_handler = fsync_post,
 };
 
+/* ---- bug c: skip ext4's journal commit inside dax_finish_sync_fault ------ */
+
+static struct kprobe ext4_commit_kp = {
+	.symbol_name = "jbd2_complete_transaction",
+	.pre_handler = fsync_pre,
+	.post_handler = fsync_post,
+};
+
+/* ---- the modes ------------------------------------------------------------- */
+
+enum { MUT_EXT4, MUT_XFS, MUT_NFS };
+
+/* Per filesystem, a kprobe or a kretprobe (or neither). */
+struct fs_hook {
+	struct kprobe *kp;
+	struct kretprobe *krp;
+};
+
+struct mutant_mode {
+	const char *name, *alias;
+	struct kretprobe *marker;	/* armed first whatever fs= says, required */
+	struct fs_hook fs[MUT_NFS];
+};
+
+static const struct mutant_mode modes[] = {
+	{ "clear_dirty", "a", NULL, { { .krp = &ext4_iomap_krp }, { .krp = &xfs_iomap_krp } } },
+	{ "skip_fsync", "b", &sync_krp, { { .kp = &ext4_fsync_kp }, { .kp = &xfs_fsync_kp } } },
+	{ "skip_commit", "c", &sync_krp, { { .kp = &ext4_commit_kp } } },
+};
+
 /* ---- registration ---------------------------------------------------------- */
 
 static struct kretprobe *krps[4];
@@ -233,34 +271,56 @@ static void remove_all(void)
 		unregister_kretprobe(krps[--nkrps]);
 }
 
+static const struct mutant_mode *mode_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(name, modes[i].name) || !strcmp(name, modes[i].alias))
+			return &modes[i];
+	return NULL;
+}
+
+/* Arms @m's hook on @fs (0 when it has none and @fs was not asked for by
+ * name); *@armed counts the filesystem functions hooked. */
+static int add_fs_hook(const struct mutant_mode *m, const char *fs, const struct fs_hook *h,
+		       bool required, int *armed)
+{
+	int before = nkps + nkrps, err = 0;
+
+	if (h->krp) {
+		err = add_krp(h->krp, required);
+	} else if (h->kp) {
+		err = add_kp(h->kp, required);
+	} else if (required) {
+		pr_err("mapsync_mutant: mode=%s has no %s hook\n", m->name, fs);
+		err = -ENOENT;
+	}
+	*armed += nkps + nkrps - before;
+	return err;
+}
+
 static int __init mutant_init(void)
 {
-	bool want_ext4 = !strcmp(fs, "ext4") || !strcmp(fs, "all");
-	bool want_xfs = !strcmp(fs, "xfs") || !strcmp(fs, "all");
+	static const char *const fs_names[MUT_NFS] = { "ext4", "xfs" };
+	const struct mutant_mode *m = mode_find(mode);
 	bool all = !strcmp(fs, "all");
-	int err = 0;
+	int err = 0, armed_fs = 0, nwant = 0;
 
-	if (!want_ext4 && !want_xfs) {
+	if (!m) {
+		pr_err("mapsync_mutant: mode=%s: want clear_dirty, skip_fsync or skip_commit\n", mode);
+		return -EINVAL;
+	}
+	if (m->marker)
+		err = add_krp(m->marker, true);
+	for (int i = 0; i < MUT_NFS && !err; i++) {
+		if (!all && strcmp(fs, fs_names[i]))
+			continue;
+		nwant++;
+		err = add_fs_hook(m, fs_names[i], &m->fs[i], !all, &armed_fs);
+	}
+	if (!err && !nwant) {
 		pr_err("mapsync_mutant: fs=%s: want ext4, xfs or all\n", fs);
-		return -EINVAL;
-	}
-	if (!strcmp(mode, "clear_dirty") || !strcmp(mode, "a")) {
-		if (want_ext4)
-			err = add_krp(&ext4_iomap_krp, !all);
-		if (!err && want_xfs)
-			err = add_krp(&xfs_iomap_krp, !all);
-	} else if (!strcmp(mode, "skip_fsync") || !strcmp(mode, "b")) {
-		err = add_krp(&sync_krp, true);
-		if (!err && want_ext4)
-			err = add_kp(&ext4_fsync_kp, !all);
-		if (!err && want_xfs)
-			err = add_kp(&xfs_fsync_kp, !all);
-	} else {
-		pr_err("mapsync_mutant: mode=%s: want clear_dirty or skip_fsync\n", mode);
-		return -EINVAL;
-	}
-	/* At least one filesystem function, besides the sync marker. */
-	if (!err && (mode[0] == 'c' || mode[0] == 'a' ? nkrps : nkps) == 0) {
+		err = -EINVAL;
+	} else if (!err && !armed_fs) {
 		pr_err("mapsync_mutant: nothing to hook for fs=%s\n", fs);
 		err = -ENOENT;
 	}
@@ -269,7 +329,7 @@ static int __init mutant_init(void)
 		return err;
 	}
 	pr_warn("mapsync_mutant: MAP_SYNC ordering bug '%s' armed on %s: test use only\n",
-		mode, armed);
+		m->name, armed);
 	return 0;
 }
 
