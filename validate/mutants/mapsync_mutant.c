@@ -280,22 +280,18 @@ static const struct mutant_mode *mode_find(const char *name)
 }
 
 /* Arms @m's hook on @fs (0 when it has none and @fs was not asked for by
- * name); *@armed counts the filesystem functions hooked. */
+ * name). */
 static int add_fs_hook(const struct mutant_mode *m, const char *fs, const struct fs_hook *h,
-		       bool required, int *armed)
+		       bool required)
 {
-	int before = nkps + nkrps, err = 0;
-
-	if (h->krp) {
-		err = add_krp(h->krp, required);
-	} else if (h->kp) {
-		err = add_kp(h->kp, required);
-	} else if (required) {
-		pr_err("mapsync_mutant: mode=%s has no %s hook\n", m->name, fs);
-		err = -ENOENT;
-	}
-	*armed += nkps + nkrps - before;
-	return err;
+	if (h->krp)
+		return add_krp(h->krp, required);
+	if (h->kp)
+		return add_kp(h->kp, required);
+	if (!required)
+		return 0;
+	pr_err("mapsync_mutant: mode=%s has no %s hook\n", m->name, fs);
+	return -ENOENT;
 }
 
 static int __init mutant_init(void)
@@ -303,24 +299,28 @@ static int __init mutant_init(void)
 	static const char *const fs_names[MUT_NFS] = { "ext4", "xfs" };
 	const struct mutant_mode *m = mode_find(mode);
 	bool all = !strcmp(fs, "all");
-	int err = 0, armed_fs = 0, nwant = 0;
+	int err = 0, nwant = 0;
 
 	if (!m) {
-		pr_err("mapsync_mutant: mode=%s: want clear_dirty, skip_fsync or skip_commit\n", mode);
+		pr_err("mapsync_mutant: mode=%s: want one of", mode);
+		for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+			pr_cont(" %s", modes[i].name);
+		pr_cont("\n");
+		return -EINVAL;
+	}
+	for (int i = 0; i < MUT_NFS; i++)
+		nwant += all || !strcmp(fs, fs_names[i]);
+	if (!nwant) {
+		pr_err("mapsync_mutant: fs=%s: want ext4, xfs or all\n", fs);
 		return -EINVAL;
 	}
 	if (m->marker)
 		err = add_krp(m->marker, true);
-	for (int i = 0; i < MUT_NFS && !err; i++) {
-		if (!all && strcmp(fs, fs_names[i]))
-			continue;
-		nwant++;
-		err = add_fs_hook(m, fs_names[i], &m->fs[i], !all, &armed_fs);
-	}
-	if (!err && !nwant) {
-		pr_err("mapsync_mutant: fs=%s: want ext4, xfs or all\n", fs);
-		err = -EINVAL;
-	} else if (!err && !armed_fs) {
+	for (int i = 0; i < MUT_NFS && !err; i++)
+		if (all || !strcmp(fs, fs_names[i]))
+			err = add_fs_hook(m, fs_names[i], &m->fs[i], !all);
+	/* At least one filesystem function, besides the marker. */
+	if (!err && nkps + nkrps == (m->marker != NULL)) {
 		pr_err("mapsync_mutant: nothing to hook for fs=%s\n", fs);
 		err = -ENOENT;
 	}
