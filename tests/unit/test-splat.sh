@@ -1,7 +1,7 @@
 #!/bin/sh
 # Host tests of vm/splat.awk, the VM runner's console watch, on recorded
-# guest consoles (tests/unit/data/console/: two real ones from the fentry
-# soft lockup / RCU stall of issue 8, the others written in the kernel's
+# guest consoles (tests/unit/data/console/: real ones from the fentry
+# soft lockup / RCU stall of issue 8 and 7.2's WARNING, the others written in the kernel's
 # format): the class, its exit code, the RIP and the top frames.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +38,12 @@ t_oops_first() {
 	[ $rc = 0 ] && has "class bug" && has "code 118" && has "line BUG: kernel NULL pointer dereference, address: 0000000000000000" &&
 		has "frames splat_init+0x4c/0x1000 < do_one_initcall+0x5b/0x230"
 }
+# 7.2's format (a real console: make check-kernels, GUEST=7.2's splat job).
+t_warning_7x() {
+	splat warning-7.2.log
+	[ $rc = 0 ] && has "class warning" && has "code 117" && has "rip splat_init+0xc1/0xff0" &&
+		has "line WARNING: splat.c:59 at splat_init+0xc1/0xff0 [splat], CPU#0: insmod/125" && has "complete 1"
+}
 t_warning() {
 	splat warning.log
 	[ $rc = 0 ] && has "class warning" && has "code 117" && has "rip dax_insert_entry+0x1a/0x300" && has "complete 1"
@@ -67,6 +73,7 @@ ktap_check rcu_stall_in_int3 t_rcu
 ktap_check hard_lockup t_hard
 ktap_check oops_before_its_panic t_oops_first
 ktap_check warning t_warning
+ktap_check warning_7x_format t_warning_7x
 ktap_check panic t_panic
 ktap_check expected_panic_is_no_splat t_expected_panic
 ktap_check clean_console t_clean
