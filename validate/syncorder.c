@@ -47,7 +47,7 @@ static const char doc[] =
 "writable PTE/PMD before the fault's block-mapping metadata is committed.\n"
 "\n"
 "USAGE: syncorder [-c CMD | -p PID | -d SECONDS] [--json] [--json-out FILE]\n"
-"                 [--kprobes] [--raw-tp] [--details N] [-v]\n"
+"                 [--kprobes | --fentry] [--raw-tp] [--details N] [-v]\n"
 "\n"
 "EXAMPLES:\n"
 "    syncorder -c 'faultlat -f /mnt/ext4/f -S -n 512 >/dev/null'\n"
@@ -73,6 +73,8 @@ static const struct argp_option opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "Print a JSON document instead of KTAP", 0 },
 	{ "json-out", OPT_JSON_OUT, "FILE", 0, "Also write the JSON document to FILE", 0 },
 	{ "kprobes", OPT_KPROBES, NULL, 0, "Use kprobes even where fentry works", 0 },
+	{ "fentry", OPT_FENTRY, NULL, 0, "Use fentry even where the kernel can preempt its programs "
+	  "(the default there is kprobes: a preempted program makes the kernel skip the next one)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Use raw tracepoints, not tp_btf", 0 },
 	{ "details", OPT_DETAILS, "N", 0, "Violations printed in full in the KTAP output (default 5; JSON keeps up to 64)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output and probe decisions on stderr", 0 },
@@ -176,7 +178,9 @@ struct run {
 	int child_status;	/* exit code, -1 unknown */
 	bool no_btf, loaded, probes_ok;
 	char probe_why[1024];
+	char attach_why[192];	/* kprobes or fentry, and why */
 	unsigned long long counters[SO_C_NR];
+	unsigned long long misses;	/* program runs the kernel skipped */
 };
 
 static bool is_protocol(enum sc_kind k)
@@ -259,11 +263,12 @@ static void ktap_stream(struct ktap *k, const struct sc_checker *c, const struct
 	unsigned long long v = count_kinds(c, is_stream_error);
 
 	print_group(ktap_file(k), c, is_stream_error, shown);
-	ktap_result(k, !v && !ri->counters[SO_C_STATE_FULL] && !c->out_of_memory,
+	ktap_result(k, !v && !ri->counters[SO_C_STATE_FULL] && !c->out_of_memory && !ri->misses,
 		    "event_stream_complete", "%llu events (%llu sent), %llu lost, %llu checker errors, "
-		    "task table full %llu, %llu faults already in flight at attach skipped%s",
+		    "task table full %llu, %llu faults already in flight at attach skipped, "
+		    "%llu program runs skipped by the kernel%s",
 		    st->events, ri->counters[SO_C_EVENTS], st->drops, v,
-		    ri->counters[SO_C_STATE_FULL], st->skipped_in_flight,
+		    ri->counters[SO_C_STATE_FULL], st->skipped_in_flight, ri->misses,
 		    c->out_of_memory ? ", checker out of memory" : "");
 }
 
@@ -333,6 +338,7 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 		  ri->size_is_order ? "order" : "enum page_entry_size");
 	probe_summary(&probes, buf, sizeof(buf));
 	ktap_diag(&k, "probes: %s", buf);
+	ktap_diag(&k, "attach: %s", ri->attach_why);
 	if (!ri->loaded || !ri->probes_ok) {
 		ktap_untraced(&k, ri);
 	} else {
@@ -366,6 +372,7 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_kv_string(&w, "size_arg", ri->size_is_order ? "order" : "enum page_entry_size");
 	probe_json(&probes, &w);
 	json_kv_bool(&w, "probes_ok", ri->loaded && ri->probes_ok);
+	json_kv_string(&w, "attach_choice", ri->attach_why);
 	if (!ri->probes_ok)
 		json_kv_string(&w, "probes_error", ri->probe_why);
 	if (env.opt.cmd) {
@@ -380,6 +387,7 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_begin_object(&w);
 	json_kv_uint(&w, "events", st->events);
 	json_kv_uint(&w, "events_lost", st->drops);
+	json_kv_uint(&w, "program_runs_missed", ri->misses);
 	json_kv_uint(&w, "task_table_full", ri->counters[SO_C_STATE_FULL]);
 	json_kv_uint(&w, "events_sent", ri->counters[SO_C_EVENTS]);
 	json_kv_uint(&w, "sync_write_faults_entered", ri->counters[SO_C_FAULTS]);
@@ -486,6 +494,9 @@ static int run_status(const struct sc_checker *c, const struct run *ri)
 		return ri->no_btf ? EXIT_NO_BTF : EXIT_NO_PROBE;
 	if (env.opt.cmd && ri->child_status != 0)
 		return EXIT_CHECK_FAILED;
+	/* A skipped program run is an event not seen: nothing is proven. */
+	if (ri->misses)
+		return EXIT_CHECK_FAILED;
 	switch (sc_result(c)) {
 	case KTAP_PASSED:
 		return EXIT_OK;
@@ -512,6 +523,7 @@ static bool unusable(struct run *ri, const char *fmt, ...)
 static bool resolve_kernel(struct run *ri, struct trace_cfg *cfg)
 {
 	int err = kernel_btf_load();
+	bool kprobes;
 
 	if (err) {
 		ri->no_btf = true;
@@ -526,8 +538,11 @@ static bool resolve_kernel(struct run *ri, struct trace_cfg *cfg)
 	verbose("vmlinux BTF loaded");
 	kernel_btf_load_modules();
 	verbose("module BTF loaded");
+	kprobes = probe_choose_kprobes(env.opt.kprobes, env.opt.fentry, ri->attach_why,
+				       sizeof(ri->attach_why));
+	verbose("%s", ri->attach_why);
 	if (probe_resolve(&probes, &probe_running_kernel, syncorder_uses,
-			  sizeof(syncorder_uses) / sizeof(*syncorder_uses), env.opt.kprobes,
+			  sizeof(syncorder_uses) / sizeof(*syncorder_uses), kprobes,
 			  env.opt.raw_tp))
 		return unusable(ri, "more probe targets than PROBE_MAX_TARGETS");
 	probe_print_resolved(&probes);
@@ -548,7 +563,7 @@ static void explain_probes(struct run *ri)
 	size_t l = strlen(ri->probe_why), len = sizeof(ri->probe_why);
 	int err = probes.fast_load_err;
 
-	if (err && !env.opt.kprobes)
+	if (err && !probes.kprobes)
 		l += (size_t)snprintf(ri->probe_why + l, len - l, " (fentry programs do not load here: %s%s)",
 				      strerror(-err), err == -EPERM ? ", BPF tracing restricted" : "");
 	if (l < len && kprobes_unavailable())
@@ -711,8 +726,10 @@ int main(int argc, char **argv)
 		/* The command has not run: it gets EOF on its pipe. */
 		held_cmd_cancel(&cmd);
 	}
-	if (skel)
+	if (skel) {
 		memcpy(ri.counters, (const void *)skel->bss->counters, sizeof(ri.counters));
+		ri.misses = probe_misses(skel->obj);
+	}
 	if (ri.loaded) {
 		sc_set_drops(chk, ri.counters[SO_C_DROPS]);
 		sc_finish(chk);

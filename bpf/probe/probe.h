@@ -230,4 +230,17 @@ void probe_json(const struct probe_set *s, struct json_writer *w);
 /* "target mode, target mode, ..." of the targets not absent. */
 void probe_summary(const struct probe_set *s, char *buf, size_t len);
 
+/* ---- lost events (preempt.c) ----------------------------------------- */
+
+/* May the running kernel preempt a task in kernel mode? @model gets the
+ * current model (none, voluntary, full, lazy, rt; "dynamic" when only the
+ * build is known, which counts as preemptible). */
+bool probe_kernel_preemptible(char *model, size_t len);
+/* kprobes or fentry for a tool that must see every event: what was asked
+ * for (--kprobes, --fentry), else kprobes where fentry programs can be
+ * preempted. @why: the choice and its reason, one line. */
+bool probe_choose_kprobes(bool kprobes, bool fentry, char *why, size_t len);
+/* Runs of @obj's loaded programs the kernel skipped (recursion_misses). */
+unsigned long long probe_misses(const struct bpf_object *obj);
+
 #endif /* PROBE_H */

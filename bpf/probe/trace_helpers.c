@@ -93,6 +93,9 @@ error_t trace_opts_parse(struct trace_opts *o, int key, char *arg,
 	case OPT_RAW_TP:
 		o->raw_tp = true;
 		break;
+	case OPT_FENTRY:
+		o->fentry = true;
+		break;
 	case 'v':
 		o->verbose = true;
 		break;

@@ -47,13 +47,14 @@ long argp_parse_long(const char *arg, const char *what, long min, long max,
  * tool lists them in its own argp_option table (with its own help text),
  * under these keys, and numbers its own long options from OPT_TOOL.
  */
-enum { OPT_JSON = 1000, OPT_KPROBES, OPT_RAW_TP, OPT_TOOL };
+enum { OPT_JSON = 1000, OPT_KPROBES, OPT_RAW_TP, OPT_FENTRY, OPT_TOOL };
 
 struct trace_opts {
 	pid_t pid;		/* -p: that process only (all its threads) */
 	const char *cmd;	/* -c: run it, trace it and what it forks */
 	bool json;
 	bool kprobes;		/* kprobes even where fentry works */
+	bool fentry;		/* fentry even where it can be preempted */
 	bool raw_tp;		/* raw_tp even where tp_btf works */
 	bool verbose;		/* libbpf's messages and verbose() */
 };

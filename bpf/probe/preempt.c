@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lost events: a BPF trampoline runs fentry/fexit programs with migration,
+ * not preemption, disabled, and keeps one "running" count per program and
+ * CPU. When the kernel preempts a task inside such a program and another
+ * task on that CPU enters the same program, the second run is skipped and
+ * counted in the program's recursion_misses: an event the tool never sees.
+ * Tracepoint and kprobe programs run with preemption off, so only true
+ * nesting can skip them. Whether a running kernel preempts in kernel mode
+ * is its current preemption model, read here at run time.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "probe.h"
+
+#define PREEMPT_FILE "/sys/kernel/debug/sched/preempt"
+
+/* "none voluntary (full) lazy": the model in parentheses, else "". */
+static void model_from_debugfs(const char *line, char *model, size_t len)
+{
+	const char *open = strchr(line, '('), *close = open ? strchr(open, ')') : NULL;
+
+	model[0] = 0;
+	if (open && close && (size_t)(close - open - 1) < len)
+		snprintf(model, len, "%.*s", (int)(close - open - 1), open + 1);
+}
+
+/* Without debugfs, the version string names the build's model; a dynamic
+ * one is "dynamic", whose current choice is unknown. */
+static void model_from_uname(char *model, size_t len)
+{
+	struct utsname u;
+	const char *p;
+
+	if (uname(&u)) {
+		snprintf(model, len, "unknown");
+		return;
+	}
+	if (strstr(u.version, "PREEMPT_RT"))
+		snprintf(model, len, "rt");
+	else if (strstr(u.version, "PREEMPT_DYNAMIC"))
+		snprintf(model, len, "dynamic");
+	else if (strstr(u.version, "PREEMPT_LAZY"))
+		snprintf(model, len, "lazy");
+	else if ((p = strstr(u.version, "PREEMPT")) && (p[7] == ' ' || !p[7]))
+		snprintf(model, len, "full");
+	else
+		snprintf(model, len, "none");
+}
+
+bool probe_kernel_preemptible(char *model, size_t len)
+{
+	char line[128] = "";
+	FILE *f = fopen(PREEMPT_FILE, "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	model_from_debugfs(line, model, len);
+	if (!model[0])
+		model_from_uname(model, len);
+	return strcmp(model, "none") && strcmp(model, "voluntary");
+}
+
+bool probe_choose_kprobes(bool kprobes, bool fentry, char *why, size_t len)
+{
+	char model[32];
+
+	if (kprobes || fentry) {
+		snprintf(why, len, "%s asked for", kprobes ? "kprobes" : "fentry");
+		return kprobes;
+	}
+	if (!probe_kernel_preemptible(model, sizeof(model))) {
+		snprintf(why, len, "fentry: preemption model %s cannot skip a program", model);
+		return false;
+	}
+	snprintf(why, len, "kprobes: preemption model %s can preempt an fentry program and skip "
+		 "the next one on that CPU (--fentry to use it anyway)", model);
+	return true;
+}
+
+unsigned long long probe_misses(const struct bpf_object *obj)
+{
+	unsigned long long n = 0;
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info;
+		__u32 sz = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &sz))
+			n += info.recursion_misses;
+	}
+	return n;
+}
