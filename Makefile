@@ -16,9 +16,11 @@ endif
 
 include kernel-config/guest-kernel.mk
 
-# The guest kernel: Debian's pinned package, or your own build with
-# KERNEL=bzImage MODULES=DIR/lib/modules/VERSION [KCONFIG=.config]
-# (kernel-config/README.md). GUEST_MODROOT holds lib/modules/VERSION.
+# The guest kernel: a row of kernel-config/kernels.txt, or your own build
+# with KERNEL=bzImage MODULES=DIR/lib/modules/VERSION [KCONFIG=.config]
+# (kernel-config/README.md). KOUT holds what depends on the kernel (the
+# unpacked packages, the initramfs, the modules built against it);
+# GUEST_MODROOT holds lib/modules/VERSION.
 ifdef KERNEL
 # A kernel that is not there is one line now, not a failure after a boot.
 ifeq ($(wildcard $(KERNEL)),)
@@ -27,19 +29,31 @@ endif
 ifeq ($(wildcard $(MODULES)/modules.dep $(MODULES)/modules.order),)
 $(error KERNEL=$(KERNEL) needs MODULES=DIR/lib/modules/VERSION with its modules (MODULES='$(MODULES)'))
 endif
+KOUT := $(O)/kernels/own-$(notdir $(MODULES))
 VMLINUZ := $(KERNEL)
 GUEST_KVER := $(notdir $(MODULES))
 GUEST_MODROOT := $(patsubst %/lib/modules/$(GUEST_KVER),%,$(MODULES))
 KCONFIG ?= $(MODULES)/build/.config
+GUEST_HEADERS ?= $(MODULES)/build
 GUEST_STAMP := $(KERNEL)
 else
-VMLINUZ := $(O)/kernel/vmlinuz
-GUEST_KVER := $(GUEST_KERNEL_VERSION)
-GUEST_MODROOT := $(O)/kernel
-KCONFIG := $(O)/kernel/config
-GUEST_STAMP := $(O)/kernel/.complete
+KOUT := $(O)/kernels/$(GUEST)
+VMLINUZ := $(KOUT)/vmlinuz
+# The exact version is known once fetched (the pinned one may be gone):
+# expanded in recipes, which run after the fetch.
+GUEST_KVER = $(shell cat $(KOUT)/kver 2>/dev/null)
+GUEST_MODROOT := $(KOUT)
+KCONFIG := $(KOUT)/config
+GUEST_HEADERS ?= $(KOUT)/headers
+GUEST_STAMP := $(KOUT)/.complete
 endif
-INITRD := $(O)/initramfs.cpio.gz
+# The BPF programs are compiled once, against the default kernel's BTF (or
+# your own kernel's), and run unchanged on every guest kernel (CO-RE).
+BTF_KERNEL := $(if $(KERNEL),$(KERNEL),$(O)/kernels/$(DEFAULT_GUEST)/vmlinuz)
+BTF_STAMP := $(if $(KERNEL),$(KERNEL),$(O)/kernels/$(DEFAULT_GUEST)/.complete)
+INITRD := $(KOUT)/initramfs.cpio.gz
+# Where make check's KTAP goes; make check-kernels gives each kernel its own.
+CHECK ?= $(O)/check
 ACCEL ?= tcg
 # QEMU: bookworm's 7.2 under multi-threaded TCG runs stale code after the
 # kernel patches an instruction another vCPU executes (every BPF attach), and
@@ -74,10 +88,12 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bin/%,$(wildcard bench/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(wildcard tests/unit/test_*.c))
 UNIT_SH := $(wildcard tests/unit/test-*.sh)
 # Every KTAP file make check must produce: a part that leaves none fails.
-CHECK_TAPS = $(patsubst $(O)/tests/%,$(O)/check/unit-%.tap,$(UNIT_BINS)) \
-	$(patsubst tests/unit/%.sh,$(O)/check/unit-%.tap,$(UNIT_SH)) \
-	$(O)/check/guest-kernel-config.tap $(O)/check/guest-check.tap $(O)/check/guest-bpf.tap \
-	$(O)/check/guest-syncorder.tap $(O)/check/crash.tap $(O)/check/runner.tap
+# KERNEL_TAPS: what depends on the guest kernel, its config checked first.
+HOST_TAPS = $(patsubst $(O)/tests/%,$(CHECK)/unit-%.tap,$(UNIT_BINS)) \
+	$(patsubst tests/unit/%.sh,$(CHECK)/unit-%.tap,$(UNIT_SH))
+KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder crash-check
+KERNEL_TAPS = $(CHECK)/guest-kernel-config.tap $(CHECK)/guest-check.tap $(CHECK)/guest-bpf.tap \
+	$(CHECK)/guest-syncorder.tap $(CHECK)/crash.tap $(CHECK)/runner.tap
 
 .PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
 all: $(BENCH_BINS) $(UNIT_BINS)
@@ -93,13 +109,17 @@ help:
 	@echo 'make deps       install the missing Debian packages (root)'
 	@echo 'make check      host unit tests, guest kernel config check, guest tests in QEMU'
 	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s'
+	@echo 'make check-kernels      the guest half of make check on every kernel of kernel-config/kernels.txt'
+	@echo 'make reproduce-kernels  the reproduce scenarios on every kernel, interleaved; one cross-kernel table'
+	@echo 'make kernel-source GUEST=6.12; make kernel KSRC=.output/src/6.12/linux-source-6.12   build your own'
 	@echo 'make clean      remove $(O)/'
-	@echo 'Variables: V=1 (verbose), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel), ACCEL=tcg|kvm, PAGES, REPS, VM_TIMEOUT'
+	@echo 'Variables: V=1 (verbose), GUEST=NAME (guest kernel, one of: $(KERNELS)), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel),'
+	@echo '  ACCEL=tcg|kvm, PAGES, REPS, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS'
 
 deps:
-	$(Q)sh mk/deps.sh $(if $(KERNEL),,$(GUEST_HEADERS_PKG))
+	$(Q)sh mk/deps.sh
 
-$(O)/lib $(O)/bin $(O)/tests $(O)/check:
+$(O)/lib $(O)/bin $(O)/tests $(CHECK) $(KOUT)/kmod $(KOUT)/mutants:
 	$(Q)mkdir -p $@
 
 $(O)/lib/%.o: lib/%.c $(LIB_HDRS) | $(O)/lib
@@ -114,9 +134,26 @@ $(O)/tests/%: tests/unit/%.c $(LIB_OBJS) $(LIB_HDRS) $(wildcard tests/unit/*.h) 
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@
 
+# make kernel: the guest kernel GUEST (fetched); with KSRC=DIR, a kernel
+# built from that source tree with the suite's fragment (KBASE: the base
+# config, x86_64_defconfig by default), into KBUILD_OUT; it prints the
+# KERNEL= MODULES= to give make check. make kernel-source GUEST=NAME
+# fetches Debian's linux-source of that row into $(O)/src/NAME.
+ifdef KSRC
+KBASE ?= x86_64_defconfig
+KBUILD_OUT ?= $(O)/own/$(notdir $(abspath $(KSRC)))
+kernel:
+	$(Q)sh mk/deps.sh $(KBUILD_PACKAGES)
+	$(Q)sh kernel-config/build-kernel.sh $(KSRC) $(KBUILD_OUT) $(KBASE)
+else
 kernel: $(GUEST_STAMP)
-$(O)/kernel/.complete: kernel-config/guest-kernel.mk vm/fetch-kernel.sh
-	$(Q)sh vm/fetch-kernel.sh $(GUEST_KERNEL_PKG) $(GUEST_KERNEL_DEB_VERSION) $(GUEST_KERNEL_VERSION) $(O)/kernel
+endif
+KBUILD_PACKAGES := flex bison bc libssl-dev libelf-dev dwarves
+.PHONY: kernel-source
+kernel-source:
+	$(Q)sh vm/fetch-source.sh $(GUEST) $(O)/src/$(GUEST)
+$(O)/kernels/%/.complete: kernel-config/kernels.txt vm/fetch-kernel.sh vm/private-apt.sh
+	$(Q)sh vm/fetch-kernel.sh $* $(O)/kernels/$*
 
 initramfs: $(INITRD)
 $(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt \
@@ -130,7 +167,7 @@ $(QEMU_STAMP): vm/fetch-qemu.sh
 endif
 all: $(QEMU_STAMP)
 VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL) QEMU=$(QEMU) TCG_THREAD=$(TCG_THREAD) \
-	GUEST_KVER=$(GUEST_KVER)
+	GUEST_KVER=$(GUEST_KVER) KOUT=$(KOUT) CHECK=$(CHECK)
 
 # 'check' installs packages first, then builds and tests in a second make so
 # the build sees the tools deps just installed.
@@ -139,26 +176,68 @@ check: deps
 
 .PHONY: check-all
 check-all: all $(INITRD)
-	$(Q)rm -rf $(O)/check && mkdir -p $(O)/check
-	$(Q)$(MAKE) --no-print-directory -k check-host check-runner check-guest check-bpf check-syncorder crash-check; \
-	sh tests/summary.sh $(CHECK_TAPS)
+	$(Q)rm -rf $(CHECK) && mkdir -p $(CHECK)
+	$(Q)$(MAKE) --no-print-directory -k check-host $(KERNEL_CHECKS) check-smoke; \
+	sh tests/summary.sh $(HOST_TAPS) $(KERNEL_TAPS) $(SMOKE_TAPS)
 
-check-host: all | $(O)/check
+# The other guest kernels, smoke only (tests/guest/smoke.sh: boot, fsdax,
+# one MAP_SYNC run under daxlat and one under syncorder, on ext4 and xfs):
+# one boot each, its config checked first. SMOKE_KERNELS= skips them; none
+# with KERNEL= (your own kernel is the one under test).
+SMOKE_KERNELS ?= $(if $(KERNEL),,$(filter-out $(DEFAULT_GUEST),$(KERNELS)))
+SMOKE_TAPS = $(foreach k,$(SMOKE_KERNELS),$(CHECK)/smoke-$(k)-config.tap $(CHECK)/smoke-$(k).tap)
+.PHONY: check-smoke check-smoke-one
+check-smoke: | $(CHECK)
+	$(Q)for k in $(SMOKE_KERNELS); do \
+		$(MAKE) --no-print-directory GUEST=$$k CHECK=$(CHECK) check-smoke-one; done
+check-smoke-one: $(DAXLAT) $(SYNCORDER) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
+	@echo '  TEST     smoke on kernel $(GUEST): $(GUEST_KVER) (QEMU $(ACCEL))'
+	$(Q)sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(CHECK)/smoke-$(GUEST)-config.tap 2>&1; \
+	grep -E '^not ok ' $(CHECK)/smoke-$(GUEST)-config.tap | sed 's/^/  /'; \
+	$(VM_ENV) O=$(O) sh tests/host/guest.sh smoke $(CHECK)/guest-smoke-$(GUEST) $(CHECK)/smoke-$(GUEST).tap
+
+# The guest half of make check on every kernel of kernel-config/kernels.txt,
+# one after the other (never two boots at once), each into its own folder.
+.PHONY: check-kernels check-kernels-all check-kernel
+check-kernels: deps
+	$(Q)$(MAKE) --no-print-directory check-kernels-all
+check-kernels-all:
+	$(Q)rm -rf $(O)/check-kernels; \
+	for k in $(KERNELS); do \
+		echo "  KERNEL   $$k: make check-kernel GUEST=$$k"; \
+		$(MAKE) --no-print-directory GUEST=$$k CHECK=$(O)/check-kernels/$$k check-kernel 2>&1 | \
+			tee $(O)/check-kernels.$$k.log | sed -u 's/^/  '"$$k"' /' | \
+			grep --line-buffered -E ' (  TEST|  KERNEL|  (not )?ok |  \[ *[0-9]+s\] not ok |  guest job |.*passed, )'; \
+	done; \
+	sh tests/host/kernels-summary.sh $(O)/check-kernels '$(notdir $(KERNEL_TAPS))' $(KERNELS)
+# One kernel's guest half: GUEST=NAME check-kernel.
+check-kernel: all $(INITRD)
+	$(Q)rm -rf $(CHECK) && mkdir -p $(CHECK)
+	$(Q)$(MAKE) --no-print-directory -k $(KERNEL_CHECKS); \
+	sh tests/summary.sh $(KERNEL_TAPS)
+
+check-host: all | $(CHECK)
 	@echo '  TEST     host unit tests'
 	$(Q)tally() { echo "  $$1: $$(grep -c '^ok ' $$2) ok, $$(grep -c '^not ok ' $$2) not ok"; }; \
-	for t in $(UNIT_BINS); do f=$(O)/check/unit-$${t##*/}.tap; $$t > $$f 2>&1; tally $${t##*/} $$f; done; \
-	for t in $(UNIT_SH); do n=$${t##*/}; f=$(O)/check/unit-$${n%.sh}.tap; sh $$t > $$f 2>&1; tally $${n%.sh} $$f; done; \
-	sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(O)/check/guest-kernel-config.tap 2>&1; true
+	for t in $(UNIT_BINS); do f=$(CHECK)/unit-$${t##*/}.tap; $$t > $$f 2>&1; tally $${t##*/} $$f; done; \
+	for t in $(UNIT_SH); do n=$${t##*/}; f=$(CHECK)/unit-$${n%.sh}.tap; sh $$t > $$f 2>&1; tally $${n%.sh} $$f; done; true
 
-check-guest: all $(INITRD) | $(O)/check
+# The guest kernel's config, before it boots.
+.PHONY: check-kconfig
+check-kconfig: $(GUEST_STAMP) | $(CHECK)
+	@echo '  TEST     kernel config: $(GUEST_KVER)'
+	$(Q)sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(CHECK)/guest-kernel-config.tap 2>&1; \
+	grep -E '^(not )?ok ' $(CHECK)/guest-kernel-config.tap | sed 's/^/  /'; true
+
+check-guest: all $(INITRD) | $(CHECK)
 	@echo '  TEST     guest tests (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh check
 
 # The runner's console watch, provoked: one boot per splat class.
-SPLAT_KO := $(O)/kmod/splat.ko
-$(SPLAT_KO): tests/guest/splat/splat.c tests/guest/splat/Kbuild mk/kmod.sh
+SPLAT_KO := $(KOUT)/kmod/splat.ko
+$(SPLAT_KO): tests/guest/splat/splat.c tests/guest/splat/Kbuild mk/kmod.sh $(GUEST_STAMP) | $(KOUT)/kmod
 	$(call msg,KMOD,$@)
-	$(Q)mkdir -p $(O)/kmod && sh mk/kmod.sh tests/guest/splat splat $(GUEST_HEADERS) $(O)/kmod/build $@ \
+	$(Q)sh mk/kmod.sh tests/guest/splat splat $(GUEST_HEADERS) $(KOUT)/kmod/build $@ \
 		$(if $(filter 1,$(V)),1,0)
 all: $(SPLAT_KO)
 
@@ -171,13 +250,13 @@ soak: all $(INITRD)
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/soak.sh $(N) $(JOBS)
 
 .PHONY: check-runner
-check-runner: $(SPLAT_KO) $(INITRD) $(QEMU_STAMP) | $(O)/check
+check-runner: $(SPLAT_KO) $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     VM runner: each kernel splat class provoked and caught (QEMU $(ACCEL))'
-	$(Q)$(VM_ENV) O=$(O) sh tests/host/test-runner.sh 2>&1 | tee $(O)/check/runner.tap | \
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/test-runner.sh 2>&1 | tee $(CHECK)/runner.tap | \
 		while IFS= read -r l; do case $$l in "ok "*|"not ok "*|"# "*caught*) echo "  $$l" ;; esac; done
 
 .PHONY: check-bpf
-check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(O)/check
+check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     daxlat guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh bpf
 
@@ -188,6 +267,19 @@ reproduce: deps
 # daxlat's cost per fault: the same runs with and without it, in one boot.
 overhead: all $(INITRD)
 	$(Q)$(VM_ENV) PAGES=$(PAGES) ROUNDS=$(ROUNDS) SCENARIOS="$(OVERHEAD_SCENARIOS)" GUEST_KVER=$(GUEST_KVER) sh bench/overhead.sh
+
+# The reproduce scenarios on every kernel of kernel-config/kernels.txt, the
+# kernels interleaved round by round, then one cross-kernel table
+# (results/kernels-table.sh). Every kernel is fetched and built for first,
+# so no download falls between two measured runs.
+KERNEL_ROUNDS ?= 3
+.PHONY: reproduce-kernels reproduce-kernels-all
+reproduce-kernels: deps
+	$(Q)$(MAKE) --no-print-directory reproduce-kernels-all
+reproduce-kernels-all:
+	$(Q)for k in $(KERNELS); do $(MAKE) --no-print-directory GUEST=$$k all initramfs || exit 1; done
+	$(Q)MAKE="$(MAKE)" KERNELS="$(KERNELS)" KERNEL_ROUNDS=$(KERNEL_ROUNDS) PAGES=$(PAGES) REPS=$(REPS) \
+		sh bench/reproduce-kernels.sh
 
 .PHONY: reproduce-run
 reproduce-run: all $(INITRD)

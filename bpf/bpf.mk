@@ -1,6 +1,6 @@
 # daxlat, the libbpf CO-RE tool, and what every libbpf tool shares: make
 # fragment included by the top-level Makefile. Uses O, Q, msg, CC, CFLAGS,
-# LIB_OBJS, LIB_HDRS, VMLINUZ and GUEST_STAMP, so include it after those
+# LIB_OBJS, LIB_HDRS, BTF_KERNEL and BTF_STAMP, so include it after those
 # are set.
 # Produces $(DAXLAT) = $(O)/bin/daxlat (static), with vmlinux.h, the BPF
 # object and its skeleton under $(O)/bpf/; for every libbpf tool
@@ -33,17 +33,18 @@ BPF_COMMON_HDRS := bpf/probe/common.bpf.h bpf/probe/kinds.h
 
 DAXLAT := $(O)/bin/daxlat
 DAXLAT_OBJS := $(O)/bpf/daxlat.o $(O)/bpf/daxlat_util.o $(PROBE_OBJS)
-# vmlinux.h follows the guest kernel (fetched first if need be: the build is
-# then the same on every machine) or VMLINUX_BTF. The stamp, not the vmlinuz,
-# carries the date: the vmlinuz keeps the .deb's.
-DAXLAT_BTF_SRC := $(if $(VMLINUX_BTF),$(VMLINUX_BTF),$(GUEST_STAMP))
+# vmlinux.h follows the default guest kernel, whatever GUEST is (fetched
+# first if need be: the build is then the same on every machine and for
+# every kernel), or VMLINUX_BTF. The stamp, not the vmlinuz, carries the
+# date: the vmlinuz keeps the .deb's.
+DAXLAT_BTF_SRC := $(if $(VMLINUX_BTF),$(VMLINUX_BTF),$(BTF_STAMP))
 
 $(O)/bpf $(O)/bpf/probe:
 	$(Q)mkdir -p $@
 
 $(O)/bpf/vmlinux.h: bpf/gen-vmlinux-h.sh $(DAXLAT_BTF_SRC) | $(O)/bpf
 	$(call msg,GEN,$@)
-	$(Q)BPFTOOL=$(BPFTOOL) V=$(V) sh bpf/gen-vmlinux-h.sh $@ $(VMLINUZ)
+	$(Q)BPFTOOL=$(BPFTOOL) V=$(V) sh bpf/gen-vmlinux-h.sh $@ $(BTF_KERNEL)
 
 # 'bpftool gen object' drops the DWARF the skeleton would otherwise embed.
 $(O)/bpf/daxlat.bpf.o: bpf/daxlat.bpf.c bpf/daxlat.h $(BPF_COMMON_HDRS) $(O)/bpf/vmlinux.h | $(O)/bpf

@@ -32,7 +32,7 @@ or wrong, 2 usage error, unreadable config or malformed fragment.
 Examples:
   check-config.sh                                  # the running kernel
   check-config.sh /boot/config-6.1.0-57-cloud-amd64
-  check-config.sh .output/kernel/config            # the guest kernel
+  check-config.sh .output/kernels/6.1/config        # a guest kernel
   zcat /proc/config.gz | check-config.sh -
   check-config.sh --json linux/.config | jq '.missing[].option'
 EOF

@@ -1,14 +1,14 @@
 #!/bin/sh
 # Install the Debian packages the suite needs, only those missing: a no-op
 # costs one dpkg-query. Usage: deps.sh [--list] [EXTRA_PACKAGE...]
-# (the Makefile passes the guest kernel's headers package, for the mutant
-# modules of validate/)
 set -eu
 # Build: C and BPF toolchain. Guest: QEMU, initramfs tools, the filesystem
 # and NVDIMM tools copied into it. jq: the host checks JSON with it. lz4: the
-# Debian guest kernel's payload, unpacked for its BTF (bpf/gen-vmlinux-h.sh).
+# Debian guest kernel's payload, unpacked for its BTF (bpf/gen-vmlinux-h.sh);
+# xz-utils: the modules of Debian's 6.12 and later kernels are .ko.xz. The
+# guest kernels' headers are unpacked by vm/fetch-kernel.sh, not installed.
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4"
+qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
 PACKAGES="$PACKAGES $*"

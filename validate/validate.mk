@@ -3,30 +3,29 @@
 # the top-level Makefile after bpf/bpf.mk. Uses O, Q, msg, CC, CFLAGS,
 # LIB_OBJS, LIB_HDRS, BPF_CLANG, BPFTOOL, BPF_CFLAGS, BPF_LDLIBS,
 # $(O)/bpf/vmlinux.h, the probe layer's PROBE_OBJS, PROBE_HDRS, KINDS_OBJ and
-# BPF_COMMON_HDRS (bpf/bpf.mk) and GUEST_KERNEL_VERSION
-# (kernel-config/guest-kernel.mk).
+# BPF_COMMON_HDRS (bpf/bpf.mk) and the guest kernel's KOUT, GUEST_HEADERS
+# and GUEST_STAMP (the top-level Makefile).
 # Produces:
 #   $(O)/bin/syncorder               static, runs in the guest
 #   $(O)/bin/syncstress              static, same-inode concurrency workload
-#   $(O)/mutants/mapsync_mutant.ko   built against the guest kernel's headers
+#   $(KOUT)/mutants/mapsync_mutant.ko  built against the guest kernel's headers
 #   $(O)/tests/test_syncorder        host unit test of the state machine
 # and the target check-syncorder (the guest job tests/guest/syncorder.sh).
 #   GUEST_HEADERS=dir   kernel headers/build tree for the module (default:
-#                       Debian's linux-headers-$(GUEST_KERNEL_VERSION))
+#                       the guest kernel's, unpacked by vm/fetch-kernel.sh)
 
 # Rules below must not become the default goal: put it back at the end.
 validate_saved_goal := $(.DEFAULT_GOAL)
 
-GUEST_HEADERS ?= /usr/src/linux-headers-$(GUEST_KERNEL_VERSION)
 SYNCORDER := $(O)/bin/syncorder
 SYNCSTRESS := $(O)/bin/syncstress
-MUTANT_KO := $(O)/mutants/mapsync_mutant.ko
+MUTANT_KO := $(KOUT)/mutants/mapsync_mutant.ko
 SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o $(PROBE_OBJS)
 SYNCORDER_HDRS := validate/syncorder.h validate/syncorder_check.h
 
 all: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO)
 
-$(O)/validate $(O)/mutants:
+$(O)/validate:
 	$(Q)mkdir -p $@
 
 $(O)/validate/syncorder.bpf.o: validate/syncorder.bpf.c validate/syncorder.h $(BPF_COMMON_HDRS) \
@@ -64,15 +63,15 @@ $(O)/tests/test_syncorder: tests/unit/test_syncorder.c $(O)/validate/syncorder_c
 	$(Q)$(CC) $(CFLAGS) -Ivalidate -Ibpf/probe $< $(O)/validate/syncorder_check.o $(KINDS_OBJ) $(LIB_OBJS) -o $@
 
 # Built by mk/kmod.sh against the guest kernel's headers.
-$(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild mk/kmod.sh | $(O)/mutants
+$(MUTANT_KO): validate/mutants/mapsync_mutant.c validate/mutants/Kbuild mk/kmod.sh $(GUEST_STAMP) | $(KOUT)/mutants
 	$(call msg,KMOD,$@)
-	$(Q)sh mk/kmod.sh validate/mutants mapsync_mutant $(GUEST_HEADERS) $(O)/mutants/build $@ \
+	$(Q)sh mk/kmod.sh validate/mutants mapsync_mutant $(GUEST_HEADERS) $(KOUT)/mutants/build $@ \
 		$(if $(filter 1,$(V)),1,0)
 
 # The guest job: the checker on clean runs of every scenario, then with each
-# mutant loaded. One boot, one KTAP document in $(O)/check/guest-syncorder.tap.
+# mutant loaded. One boot, one KTAP document in $(CHECK)/guest-syncorder.tap.
 .PHONY: check-syncorder
-check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(O)/check
+check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     syncorder guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh syncorder
 

@@ -39,15 +39,23 @@ cp -L /lib64/ld-linux-x86-64.so.2 "$stage/lib64/"
 moddir=$modroot/lib/modules/$kver
 [ -f "$moddir/modules.dep" ] || { echo "mkinitramfs: no modules.dep in $moddir" >&2; exit 1; }
 for m in $MODULES; do
-	# modules.dep names use '-' or '_' as they appear in the file name.
+	# modules.dep names use '-' or '_' as they appear in the file name;
+	# Debian compresses modules from 6.12 on (.ko.xz).
 	pattern="/($m|$(echo "$m" | tr _ -))\.ko"
 	# Built into the kernel (a kernel of your own may do that): nothing to copy.
 	grep -qE "$pattern\$" "$moddir/modules.builtin" 2>/dev/null && continue
-	line=$(grep -E "$pattern:" "$moddir/modules.dep" || true)
+	line=$(grep -E "$pattern(\.xz|\.zst|\.gz)?:" "$moddir/modules.dep" || true)
 	[ -n "$line" ] || { echo "mkinitramfs: module $m not in $moddir" >&2; exit 1; }
 	for f in $(echo "$line" | tr -d :); do
 		mkdir -p "$stage/lib/modules/$kver/${f%/*}"
-		cp "$moddir/$f" "$stage/lib/modules/$kver/$f"
+		# busybox's insmod cannot read compressed modules: store them plain
+		# (depmod below records the plain names).
+		case $f in
+		*.ko.xz) xz -dc "$moddir/$f" >"$stage/lib/modules/$kver/${f%.xz}" ;;
+		*.ko.zst) zstd -qdc "$moddir/$f" >"$stage/lib/modules/$kver/${f%.zst}" ;;
+		*.ko.gz) gzip -dc "$moddir/$f" >"$stage/lib/modules/$kver/${f%.gz}" ;;
+		*) cp "$moddir/$f" "$stage/lib/modules/$kver/$f" ;;
+		esac
 	done
 done
 cp "$moddir/modules.builtin" "$moddir/modules.builtin.modinfo" "$moddir/modules.order" "$stage/lib/modules/$kver/"

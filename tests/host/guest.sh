@@ -1,20 +1,21 @@
 #!/bin/sh
 # Run one guest job of tests/guest/jobs.txt in the VM and leave its KTAP in
-# O/check/guest-NAME.tap, printing each result as it arrives. A guest that
+# CHECK/guest-NAME.tap, printing each result as it arrives. A guest that
 # splats, hangs or dies keeps every result it already reported; the test in
 # flight becomes one 'not ok' naming the reason (tests/salvage.awk).
 # Usage: guest.sh NAME [OUTDIR TAPFILE [FILE...]]: FILEs go into the job
 # folder too; OUTDIR/vm.rc gets the VM run's exit status (lib/exitcodes.h).
-# Environment: O (build folder), VM_TIMEOUT (overrides the job's watchdog),
+# Environment: O (build folder), CHECK (KTAP folder, O/check), KOUT (the
+# kernel's build folder, where the jobs' extra files are), VM_TIMEOUT (overrides the job's watchdog),
 # and vm/job.sh's (VMLINUZ, INITRD, BINDIR, ACCEL).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/tests/host}
-O=${O:-.output}
+O=${O:-.output} CHECK=${CHECK:-${O:-.output}/check} KOUT=${KOUT:-$O}
 suite_lib=$top/lib
 . "$suite_lib/exitcodes.sh"
 name=$1
-outdir=${2:-$O/check/guest-$name} tap=${3:-$O/check/guest-$name.tap}
+outdir=${2:-$CHECK/guest-$name} tap=${3:-$CHECK/guest-$name.tap}
 shift $(($# < 3 ? $# : 3))
 extra="$*"
 row=$(awk -v n="$name" '$1 == n' "$top/tests/guest/jobs.txt")
@@ -24,7 +25,7 @@ if [ -z "$row" ]; then
 fi
 set -- $row
 script=$top/$2 watchdog=${VM_TIMEOUT:-$3} files=$5
-[ "$files" = - ] && files= || files=$O/$files
+[ "$files" = - ] && files= || files=$KOUT/$files
 opts=
 for f in $files $extra; do opts="$opts --file $f"; done
 mkdir -p "$outdir" "$(dirname "$tap")"

@@ -27,7 +27,7 @@ panic panic -"
 # provoke MODE CLASS RIP: one boot; the checks, or why they failed.
 provoke() {
 	mode=$1 cls=$2 rip=$3
-	dir=$O/check/runner-$mode
+	dir=${CHECK:-$O/check}/runner-$mode
 	mkdir -p "$dir" && echo "MODE=$mode" >"$dir/splat.env"
 	code=$(awk -v c="$cls" '$1 == c { print $2 }' "$top/vm/splats.txt")
 	eval "code=\$$code"

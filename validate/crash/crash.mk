@@ -3,7 +3,7 @@
 # CFLAGS, STATIC, LIB_OBJS, LIB_HDRS, VM_ENV, INITRD, GUEST_STAMP).
 #
 #   make crash-check   short: CRASH_CHECK_COUNT crashes (default 4, about
-#                      1.5 min), KTAP in $(O)/check/crash.tap for make check
+#                      1.5 min), KTAP in $(CHECK)/crash.tap for make check
 #   make crash-long    long: CRASH_LONG_COUNT crashes (default 24), into
 #                      results/runs/crash-DATE-REV/
 # Every crash hits 12 writers at once ({ext4,xfs} x {MAP_SYNC,MAP_SHARED} x
@@ -31,11 +31,11 @@ $(CRASH_BINS): $(O)/bin/%: validate/crash/%.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
 # The harness always leaves a KTAP file (a failing one if it died early),
 # so make check's summary counts this step whatever happens; its own exit
 # status does not stop make -k.
-crash-check: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) $(QEMU_STAMP) | $(O)/check
+crash-check: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     crash test: $(CRASH_CHECK_COUNT) crashes x 12 writers x $(CRASH_PAGES) pages (QEMU $(ACCEL))'
 	$(Q)$(VM_ENV) sh validate/crash/crash.sh -q $(CRASH_ARGS) -c $(CRASH_CHECK_COUNT) \
-		-d $(CRASH_CHECK_DELAY) -o $(O)/crash-check -t $(O)/check/crash.tap; \
-	grep -E '^(not ok|# Totals)' $(O)/check/crash.tap | sed 's/^/  /'; true
+		-d $(CRASH_CHECK_DELAY) -o $(CHECK)/crash-run -t $(CHECK)/crash.tap; \
+	grep -E '^(not ok|# Totals)' $(CHECK)/crash.tap | sed 's/^/  /'; true
 
 crash-long: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) $(QEMU_STAMP)
 	$(Q). bench/run-lib.sh && run_dir crash && echo "crash-long: results in $$run"; \
