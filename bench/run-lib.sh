@@ -1,12 +1,13 @@
 # Host side of a run in the guest, sourced by reproduce.sh, overhead.sh and
 # crash-long (validate/crash/crash.mk).
 
-# run_dir NAME: create and set $run = results/runs/NAME-DATE-REV, and $label
+# run_dir NAME: create and set $run = results/runs/NAME-DATE-REV (RUN_DIR
+# when set: make reproduce-kernels names each of its runs), and $label
 # (vm/label.sh: how the run is obtained; $rev its git revision).
 run_dir() {
 	label=$(sh vm/label.sh)
 	rev=$(echo "$label" | sed -n 's/^git_revision=//p')
-	run=results/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)-$rev
+	run=${RUN_DIR:-results/runs/$1-$(date -u +%Y%m%dT%H%M%SZ)-$rev}
 	mkdir -p "$run"
 }
 
