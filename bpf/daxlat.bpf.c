@@ -493,24 +493,23 @@ TP_HOOK(pmd_done, on_pmd_done(result), struct inode *inode,
 	struct vm_fault *vmf, unsigned long max_pgoff, int result)
 TP_HOOK(mkwrite, on_mkwrite())
 TP_HOOK(mkwrite_no_entry, on_mkwrite_no_entry())
+TP_PERF(pte_done, dax_pte_fault_class, on_pte_done())
+TP_PERF(pmd_done, dax_pmd_fault_class, on_pmd_done(ctx->result))
+TP_PERF(mkwrite, dax_pte_fault_class, on_mkwrite())
+TP_PERF(mkwrite_no_entry, dax_pte_fault_class, on_mkwrite_no_entry())
 
 /* ---- jbd2 commits (run in kjournald2: filtered by device) --------------- */
 
-static __always_inline __u64 commit_key(journal_t *journal,
-					transaction_t *trans, bool *keep)
+static __always_inline __u64 commit_key(__u32 dev, __u32 tid, bool *keep)
 {
-	__u32 dev = BPF_CORE_READ(journal, j_fs_dev, bd_dev);
-	__u32 tid = BPF_CORE_READ(trans, t_tid);
-
 	*keep = !filter_tgid || bpf_map_lookup_elem(&devs, &dev);
 	return (__u64)dev << 32 | tid;
 }
 
-static __always_inline int on_commit_start(journal_t *journal,
-					   transaction_t *trans)
+static __always_inline int on_commit_start(__u32 dev, __u32 tid)
 {
 	bool keep;
-	__u64 key = commit_key(journal, trans, &keep), ts;
+	__u64 key = commit_key(dev, tid, &keep), ts;
 
 	if (!keep)
 		return 0;
@@ -519,11 +518,10 @@ static __always_inline int on_commit_start(journal_t *journal,
 	return 0;
 }
 
-static __always_inline int on_commit_end(journal_t *journal,
-					 transaction_t *trans)
+static __always_inline int on_commit_end(__u32 dev, __u32 tid)
 {
 	bool keep;
-	__u64 key = commit_key(journal, trans, &keep), *ts;
+	__u64 key = commit_key(dev, tid, &keep), *ts;
 
 	if (!keep)
 		return 0;
@@ -536,10 +534,14 @@ static __always_inline int on_commit_end(journal_t *journal,
 	return 0;
 }
 
-TP_HOOK(jbd2_start, on_commit_start(journal, trans),
+/* The journal's device and the transaction's tid: what both flavours have. */
+#define JOURNAL_DEV(journal) BPF_CORE_READ(journal, j_fs_dev, bd_dev)
+TP_HOOK(jbd2_start, on_commit_start(JOURNAL_DEV(journal), BPF_CORE_READ(trans, t_tid)),
 	journal_t *journal, transaction_t *trans)
-TP_HOOK(jbd2_end, on_commit_end(journal, trans),
+TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), BPF_CORE_READ(trans, t_tid)),
 	journal_t *journal, transaction_t *trans)
+TP_PERF(jbd2_start, jbd2_commit, on_commit_start(ctx->dev, ctx->transaction))
+TP_PERF(jbd2_end, jbd2_end_commit, on_commit_end(ctx->dev, ctx->transaction))
 
 /* -c: follow_fork, in common.bpf.h. */
 

@@ -53,7 +53,7 @@ error_t argp_err_exit_status = EXIT_USAGE;
 static const char doc[] =
 "Trace DAX page fault latency in the kernel, with the phases of MAP_SYNC faults.\n"
 "\n"
-"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--kprobes]\n"
+"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--kprobes | --fentry]\n"
 "              [--stack-threshold USEC | --top N] [-v] [interval] [count]\n"
 "\n"
 "EXAMPLES:\n"
@@ -108,6 +108,9 @@ static const struct argp_option opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per report instead of text", 0 },
 	{ "kprobes", OPT_KPROBES, NULL, 0, "Use kprobes/kretprobes, not fentry/fexit", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Use raw tracepoints, not tp_btf", 0 },
+	{ "fentry", OPT_FENTRY, NULL, 0, "Use fentry and tp_btf even where the kernel can preempt "
+	  "them (the default there is kprobes and perf tracepoints: a preempted program makes the "
+	  "kernel skip the next one, and its event is not counted)", 0 },
 	{ "stack-threshold", OPT_STACK_THRESHOLD, "USEC", 0, "Record the kernel stack of faults slower than USEC", 0 },
 	{ "top", OPT_TOP, "N", 0, "Record the kernel stacks of the N slowest faults", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output and probe decisions", 0 },
@@ -458,6 +461,7 @@ struct run_info {
 	pid_t child;
 	bool child_done;
 	int child_status;	/* as an exit code */
+	char attach_why[256];	/* kprobes or fentry, which tracepoints, and why */
 };
 
 static void print_time(char *buf, size_t len)
@@ -553,6 +557,7 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 		json_kv_uint(&w, "pmd_order", ri->pmd_order);
 		json_end_object(&w);
 		probe_json(&probes, &w);
+		json_kv_string(&w, "attach_choice", ri->attach_why);
 		if (env.opt.pid)
 			json_kv_int(&w, "pid", env.opt.pid);
 		if (env.opt.cmd) {
@@ -570,6 +575,8 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 		json_begin_object(&w);
 		for (int i = 0; i < C_NR; i++)
 			json_kv_uint(&w, counter_names[i].json, counters[i]);
+		/* Runs the kernel skipped: events these counts lack. */
+		json_kv_uint(&w, "program_runs_missed", probe_misses(skel->obj));
 		json_end_object(&w);
 		for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
 			json_key(&w, groups[g].key);
@@ -623,6 +630,8 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 		for (int i = 0; i < C_NR; i++)
 			printf("  %-40s %llu\n", counter_names[i].text,
 			       (unsigned long long)counters[i]);
+		printf("  %-40s %llu\n", "program runs the kernel skipped (lost events)",
+		       probe_misses(skel->obj));
 		if (stacks->n || stacks->dropped) {
 			printf("\n%s:\n", env.top ? "slowest faults" : "faults over the stack threshold");
 			for (size_t i = 0; i < stacks->n; i++)
@@ -697,18 +706,21 @@ static int resolve_kernel(struct run_info *ri)
 {
 	const struct probe_target *fault;
 	int err = kernel_btf_load();
+	bool kprobes, perf_tp;
 
 	if (err) {
 		fprintf(stderr, "daxlat: no kernel BTF (/sys/kernel/btf/vmlinux: %s): "
 			"the kernel needs CONFIG_DEBUG_INFO_BTF\n", strerror(-err));
 		return EXIT_NO_BTF;
 	}
+	probe_choose_modes(&env.opt, &kprobes, &perf_tp, ri->attach_why, sizeof(ri->attach_why));
+	verbose("%s", ri->attach_why);
 	if (probe_resolve(&probes, &probe_running_kernel, daxlat_uses,
-			  sizeof(daxlat_uses) / sizeof(*daxlat_uses), env.opt.kprobes,
-			  env.opt.raw_tp)) {
+			  sizeof(daxlat_uses) / sizeof(*daxlat_uses), kprobes, env.opt.raw_tp)) {
 		fprintf(stderr, "daxlat: more probe targets than PROBE_MAX_TARGETS\n");
 		return EXIT_RUNTIME;
 	}
+	probe_use_perf_tracepoints(&probes, perf_tp);
 	probe_print_resolved(&probes);
 	fault = probe_first(&probes, HOOK_FAULT);
 	err = fault->btf ? detect_size_arg(fault->name, &ri->size_is_order, &ri->size_arg_name) :

@@ -830,29 +830,55 @@ static __always_inline int on_mkwrite(struct inode *inode, struct vm_fault *vmf,
 	return 0;
 }
 
+/* The perf flavour has the event's record, not the vmf: the same event
+ * from its fields (the fault's fs from the task's state). */
+static __always_inline int on_mkwrite_record(struct trace_event_raw_dax_pte_fault_class *ctx,
+					     __u8 no_entry)
+{
+	struct task_state *st;
+	struct so_event *e;
+
+	if (!(ctx->vm_flags & SO_VM_SYNC) || !(ctx->vm_flags & SO_VM_SHARED) || !traced())
+		return 0;
+	e = ev_reserve(SO_EV_MKWRITE);
+	if (!e)
+		return 0;
+	st = task_get();
+	e->fs = st ? st->fs : 0;
+	e->dev = ctx->dev;
+	e->ino = ctx->ino;
+	e->pgoff = ctx->pgoff;
+	e->no_entry = no_entry;
+	e->ret = ctx->result;
+	ev_submit(e);
+	return 0;
+}
+
 TP_HOOK(mkwrite, on_mkwrite(inode, vmf, result, 0),
 	struct inode *inode, struct vm_fault *vmf, int result)
 TP_HOOK(mkwrite_no_entry,
 	on_mkwrite(inode, vmf, result, 1),
 	struct inode *inode, struct vm_fault *vmf, int result)
+TP_PERF(mkwrite, dax_pte_fault_class, on_mkwrite_record(ctx, 0))
+TP_PERF(mkwrite_no_entry, dax_pte_fault_class, on_mkwrite_record(ctx, 1))
 
 /* jbd2_end_commit fires after j_commit_sequence = tid (commit.c). Shown in
  * the event sequences; the check reads j_commit_sequence itself. */
-static __always_inline int on_commit_end(journal_t *journal, transaction_t *trans)
+static __always_inline int on_commit_end(__u32 dev, __u32 tid)
 {
-	__u32 dev = BPF_CORE_READ(journal, j_fs_dev, bd_dev);
 	struct so_event *e;
 
 	e = ev_dev(SO_EV_JBD2_COMMIT, FS_EXT4, dev);
 	if (!e)
 		return 0;
-	e->log.seq = BPF_CORE_READ(trans, t_tid);
+	e->log.seq = tid;
 	ev_submit(e);
 	return 0;
 }
 
-TP_HOOK(jbd2_end, on_commit_end(journal, trans),
+TP_HOOK(jbd2_end, on_commit_end(BPF_CORE_READ(journal, j_fs_dev, bd_dev), BPF_CORE_READ(trans, t_tid)),
 	journal_t *journal, transaction_t *trans)
+TP_PERF(jbd2_end, jbd2_end_commit, on_commit_end(ctx->dev, ctx->transaction))
 
 /* -c: follow_fork, in common.bpf.h. */
 

@@ -73,8 +73,9 @@ static const struct argp_option opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "Print a JSON document instead of KTAP", 0 },
 	{ "json-out", OPT_JSON_OUT, "FILE", 0, "Also write the JSON document to FILE", 0 },
 	{ "kprobes", OPT_KPROBES, NULL, 0, "Use kprobes even where fentry works", 0 },
-	{ "fentry", OPT_FENTRY, NULL, 0, "Use fentry even where the kernel can preempt its programs "
-	  "(the default there is kprobes: a preempted program makes the kernel skip the next one)", 0 },
+	{ "fentry", OPT_FENTRY, NULL, 0, "Use fentry and tp_btf even where the kernel can preempt "
+	  "them (the default there is kprobes and perf tracepoints: a preempted program makes the "
+	  "kernel skip the next one)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Use raw tracepoints, not tp_btf", 0 },
 	{ "details", OPT_DETAILS, "N", 0, "Violations printed in full in the KTAP output (default 5; JSON keeps up to 64)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output and probe decisions on stderr", 0 },
@@ -178,7 +179,7 @@ struct run {
 	int child_status;	/* exit code, -1 unknown */
 	bool no_btf, loaded, probes_ok;
 	char probe_why[1024];
-	char attach_why[192];	/* kprobes or fentry, and why */
+	char attach_why[256];	/* kprobes or fentry, which tracepoints, and why */
 	unsigned long long counters[SO_C_NR];
 	unsigned long long misses;	/* program runs the kernel skipped */
 };
@@ -523,7 +524,7 @@ static bool unusable(struct run *ri, const char *fmt, ...)
 static bool resolve_kernel(struct run *ri, struct trace_cfg *cfg)
 {
 	int err = kernel_btf_load();
-	bool kprobes;
+	bool kprobes, perf_tp;
 
 	if (err) {
 		ri->no_btf = true;
@@ -538,13 +539,13 @@ static bool resolve_kernel(struct run *ri, struct trace_cfg *cfg)
 	verbose("vmlinux BTF loaded");
 	kernel_btf_load_modules();
 	verbose("module BTF loaded");
-	kprobes = probe_choose_kprobes(env.opt.kprobes, env.opt.fentry, ri->attach_why,
-				       sizeof(ri->attach_why));
+	probe_choose_modes(&env.opt, &kprobes, &perf_tp, ri->attach_why, sizeof(ri->attach_why));
 	verbose("%s", ri->attach_why);
 	if (probe_resolve(&probes, &probe_running_kernel, syncorder_uses,
 			  sizeof(syncorder_uses) / sizeof(*syncorder_uses), kprobes,
 			  env.opt.raw_tp))
 		return unusable(ri, "more probe targets than PROBE_MAX_TARGETS");
+	probe_use_perf_tracepoints(&probes, perf_tp);
 	probe_print_resolved(&probes);
 	have_xfs = probe_usable(&probes, HOOK_XFS_IOMAP);
 	cfg->size_is_order = ri->size_is_order;

@@ -107,6 +107,10 @@ int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
  *	value (the fexit program does not fetch it).
  * HOOK(name, entry_call, exit_call, args...): entry and exit.
  * TP_HOOK(name, call, args...): tpbtf_<name> and rawtp_<name>.
+ * TP_PERF(name, record, call): tp_<name>, the same tracepoint as a perf
+ *	event, for kernels whose raw tracepoint programs can be preempted
+ *	(probe_use_perf_tracepoints): @ctx is the event's record, struct
+ *	trace_event_raw_<record>, whose fields @call reads (no pointers).
  */
 #define HOOK_ENTRY(name, call, args...)					\
 SEC("fentry")								\
@@ -142,6 +146,10 @@ SEC("tp_btf")								\
 int BPF_PROG(tpbtf_##name, ##args) { return call; }			\
 SEC("raw_tp")								\
 int BPF_PROG(rawtp_##name, ##args) { return call; }
+
+#define TP_PERF(name, record, call)					\
+SEC("tracepoint")							\
+int tp_##name(struct trace_event_raw_##record *ctx) { return call; }
 
 /*
  * SLOT(n) for every candidate index of a hook that attaches them all

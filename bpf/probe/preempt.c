@@ -5,9 +5,13 @@
  * CPU. When the kernel preempts a task inside such a program and another
  * task on that CPU enters the same program, the second run is skipped and
  * counted in the program's recursion_misses: an event the tool never sees.
- * Tracepoint and kprobe programs run with preemption off, so only true
- * nesting can skip them. Whether a running kernel preempts in kernel mode
- * is its current preemption model, read here at run time.
+ * kprobe programs and perf tracepoint programs run with preemption off, so
+ * only true nesting can skip them. Raw tracepoint programs (tp_btf, raw_tp)
+ * ran with preemption off while tracepoints disabled it; kernels that call
+ * tracepoints under SRCU instead (seen on 7.2) let them be preempted too,
+ * and they are counted per program like fentry. Whether a running kernel
+ * preempts in kernel mode is its current preemption model, read here at
+ * run time.
  */
 #include <stdio.h>
 #include <string.h>
@@ -69,21 +73,25 @@ bool probe_kernel_preemptible(char *model, size_t len)
 	return strcmp(model, "none") && strcmp(model, "voluntary");
 }
 
-bool probe_choose_kprobes(bool kprobes, bool fentry, char *why, size_t len)
+void probe_choose_modes(const struct trace_opts *o, bool *kprobes, bool *perf_tp,
+			char *why, size_t len)
 {
 	char model[32];
 
-	if (kprobes || fentry) {
-		snprintf(why, len, "%s asked for", kprobes ? "kprobes" : "fentry");
-		return kprobes;
+	*kprobes = o->kprobes, *perf_tp = false;
+	if (o->kprobes || o->fentry) {
+		snprintf(why, len, "%s asked for", o->kprobes ? "kprobes" : "fentry");
+		return;
 	}
 	if (!probe_kernel_preemptible(model, sizeof(model))) {
-		snprintf(why, len, "fentry: preemption model %s cannot skip a program", model);
-		return false;
+		snprintf(why, len, "fentry and %s: preemption model %s cannot skip a program", o->raw_tp ? "raw_tp" : "tp_btf", model);
+		return;
 	}
-	snprintf(why, len, "kprobes: preemption model %s can preempt an fentry program and skip "
-		 "the next one on that CPU (--fentry to use it anyway)", model);
-	return true;
+	*kprobes = true;
+	*perf_tp = !o->raw_tp;
+	snprintf(why, len, "kprobes and %s: preemption model %s can preempt an fentry or raw "
+		 "tracepoint program and skip the next one on that CPU (--fentry to use them anyway)",
+		 *perf_tp ? "perf tracepoints" : "raw_tp", model);
 }
 
 unsigned long long probe_misses(const struct bpf_object *obj)

@@ -198,6 +198,11 @@ int probe_resolve(struct probe_set *s, const struct probe_kernel *k,
 	return 0;
 }
 
+void probe_use_perf_tracepoints(struct probe_set *s, bool on)
+{
+	s->tp_perf = on;
+}
+
 void probe_print_resolved(const struct probe_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
@@ -219,7 +224,7 @@ void probe_print_resolved(const struct probe_set *s)
 /* ---- binding ----------------------------------------------------------------- */
 
 static const char *const flavours[] = {
-	"fentry_", "fexit_", "kprobe_", "kretprobe_", "tpbtf_", "rawtp_",
+	"fentry_", "fexit_", "kprobe_", "kretprobe_", "tpbtf_", "rawtp_", "tp_",
 };
 
 static bool is_hook_prog(const char *name)
@@ -263,6 +268,12 @@ static void bind_target(struct probe_set *s, struct probe_target *t,
 	unsigned int sides = t->use->sides;
 	bool f = fast_ok(s, t, fast);
 
+	if (is_tp(t) && s->tp_perf) {
+		/* slow[1]: a tracepoint has no exit side. */
+		t->slow[1] = find_prog(s, obj, "tp", t->prog);
+		load_prog(t->slow[1], NULL);
+		return;
+	}
 	if (is_tp(t)) {
 		t->fast[0] = find_prog(s, obj, "tpbtf", t->prog);
 		t->slow[0] = find_prog(s, obj, "rawtp", t->prog);
@@ -324,7 +335,8 @@ int probe_check_programs(const struct probe_use *uses, size_t nuses,
 			prog_base(h, i, base, sizeof(base));
 			if (h->flags & PROBE_TP) {
 				if (check_prog(obj, "tpbtf", base, buf, len) ||
-				    check_prog(obj, "rawtp", base, buf, len))
+				    check_prog(obj, "rawtp", base, buf, len) ||
+				    check_prog(obj, "tp", base, buf, len))
 					return -ENOENT;
 				continue;
 			}
@@ -412,6 +424,12 @@ static void attach_target(struct probe_set *s, struct probe_target *t)
 		attach_func(s, t);
 		return;
 	}
+	if (s->tp_perf) {
+		t->links[0] = bpf_program__attach_tracepoint(t->slow[1], t->hook->tp_system, t->name);
+		t->err = t->links[0] ? 0 : -errno;
+		t->mode = t->links[0] ? M_TP : t->err == -ENOENT ? M_ABSENT : M_FAILED;
+		return;
+	}
 	t->mode = attach_tracepoint(t->name, t->fast[0], t->slow[0],
 				    fast_ok(s, t, s->fast_loaded), &t->links[0], &t->err);
 	if (t->mode == M_FAILED && t->err == -ENOENT)
@@ -435,7 +453,7 @@ void probe_detach(struct probe_set *s)
 bool probe_attached(const struct probe_target *t)
 {
 	return t->mode == M_FENTRY || t->mode == M_KPROBE ||
-	       t->mode == M_TPBTF || t->mode == M_RAWTP;
+	       t->mode == M_TPBTF || t->mode == M_RAWTP || t->mode == M_TP;
 }
 
 const struct probe_target *probe_first(const struct probe_set *s, enum probe_hook_id hook)

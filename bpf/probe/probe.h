@@ -17,7 +17,8 @@
  *
  * Program names, the contract with the BPF side (common.bpf.h's macros):
  * <flavour>_<hook>[_<variant>][<slot>], flavour one of fentry fexit kprobe
- * kretprobe tpbtf rawtp; a variant names a candidate with another
+ * kretprobe tpbtf rawtp tp (a perf tracepoint: SEC("tracepoint"), the
+ * event's record as its context); a variant names a candidate with another
  * signature; hooks that attach every candidate (PROBE_EVERY) number the
  * variant-less ones by their index in the candidate list.
  */
@@ -74,6 +75,7 @@ struct probe_hook {
 	const char *name;	/* in program names */
 	unsigned int flags;
 	struct probe_cand cands[PROBE_MAX_CANDS];
+	const char *tp_system;	/* PROBE_TP: the event's system (fs_dax, jbd2) */
 };
 
 extern const struct probe_hook probe_hooks[HOOK_NR];
@@ -146,6 +148,7 @@ struct probe_set {
 	size_t nuses;
 	bool kprobes;		/* --kprobes: no fentry */
 	bool raw_tp;		/* --raw-tp: no tp_btf */
+	bool tp_perf;		/* perf tracepoints (tp_<hook>), not tp_btf/raw_tp */
 	bool fast_loaded;	/* the fentry/tp_btf programs went in */
 	int fast_load_err;	/* why they did not: 0, -errno */
 	struct probe_target t[PROBE_MAX_TARGETS];
@@ -157,6 +160,13 @@ struct probe_set {
 int probe_resolve(struct probe_set *s, const struct probe_kernel *k,
 		  const struct probe_use *uses, size_t nuses,
 		  bool kprobes, bool raw_tp);
+/*
+ * Tracepoints as perf events (programs tp_<hook>) instead of tp_btf/raw_tp:
+ * the kernel runs those with preemption off, where raw tracepoint programs
+ * may run preemptible (tracepoints under SRCU) and a preempted one makes
+ * the kernel skip the next run on that CPU. Call between resolve and bind.
+ */
+void probe_use_perf_tracepoints(struct probe_set *s, bool on);
 /* Said by -v: where each target is, what its test load said. */
 void probe_print_resolved(const struct probe_set *s);
 
@@ -236,10 +246,12 @@ void probe_summary(const struct probe_set *s, char *buf, size_t len);
  * current model (none, voluntary, full, lazy, rt; "dynamic" when only the
  * build is known, which counts as preemptible). */
 bool probe_kernel_preemptible(char *model, size_t len);
-/* kprobes or fentry for a tool that must see every event: what was asked
- * for (--kprobes, --fentry), else kprobes where fentry programs can be
- * preempted. @why: the choice and its reason, one line. */
-bool probe_choose_kprobes(bool kprobes, bool fentry, char *why, size_t len);
+/* How a tool that must see every event attaches: what was asked for
+ * (--kprobes, --fentry, --raw-tp), else kprobes and perf tracepoints where
+ * the kernel can preempt fentry and raw tracepoint programs. @why: the
+ * choice and its reason, one line. */
+void probe_choose_modes(const struct trace_opts *o, bool *kprobes, bool *perf_tp,
+			char *why, size_t len);
 /* Runs of @obj's loaded programs the kernel skipped (recursion_misses). */
 unsigned long long probe_misses(const struct bpf_object *obj);
 

@@ -291,7 +291,7 @@ unsigned int detect_pmd_order(void)
 /* ---- probes -------------------------------------------------------------- */
 
 const char *const mode_names[] = {
-	"absent", "fentry", "kprobe", "tp_btf", "raw_tp", "failed",
+	"absent", "fentry", "kprobe", "tp_btf", "raw_tp", "failed", "tracepoint",
 };
 
 int probe_tracing(const char *name, __u32 kind, enum bpf_attach_type type)

@@ -103,7 +103,7 @@ unsigned int pmd_order_of(unsigned long pmd_size, unsigned long page_size);
 
 /* ---- probes -------------------------------------------------------------- */
 
-enum attach_mode { M_ABSENT, M_FENTRY, M_KPROBE, M_TPBTF, M_RAWTP, M_FAILED };
+enum attach_mode { M_ABSENT, M_FENTRY, M_KPROBE, M_TPBTF, M_RAWTP, M_FAILED, M_TP };
 extern const char *const mode_names[];	/* "absent", "fentry", ... */
 
 /* What user space tells common.bpf.h before load. */

@@ -44,7 +44,7 @@ holds() {
 	jq -e "$@" "$_expr" $OUT/$_run.json >/dev/null 2>&1
 }
 
-SUMMARY='.counters | {dax_iomap_fault, pte, pmd, other_size, needdsync, nopage, fallback, mkwrite, sync_faults, metadata_syncs, jbd2_commits, xfs_log_forces, handler_calls, missed_entries}'
+SUMMARY='.counters | {dax_iomap_fault, pte, pmd, other_size, needdsync, nopage, fallback, mkwrite, sync_faults, metadata_syncs, jbd2_commits, xfs_log_forces, handler_calls, missed_entries, program_runs_missed}'
 
 # expect NAME RUN EXPR [jq options]: one KTAP line; the diagnostic shows
 # the expression and the run's counters.
@@ -60,7 +60,7 @@ expect() {
 }
 
 # Counts every run must have exactly; $n faults of the given kind.
-exact() { echo ".counters.dax_iomap_fault == $1 and .counters.missed_entries == 0"; }
+exact() { echo ".counters.dax_iomap_fault == $1 and .counters.missed_entries == 0 and .counters.program_runs_missed == 0"; }
 # Faults made with VM_SYNC / writes, from the keyed histograms.
 FAULTS_WHERE='def faults(f): [.faults[] | select(f) | .count] | add // 0;'
 # Phase counts 1..4, and every histogram adds up to its own count.

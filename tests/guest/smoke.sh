@@ -21,8 +21,8 @@ daxlat_counts() {
 	daxlat --json -c "faultlat -f /mnt/$1/smoke-d -n $N $(scenario_args empty-none-sync) >/dev/null" \
 		>/tmp/d.json 2>/tmp/d.err || { echo "daxlat exit $?: $(head -c 300 /tmp/d.err)"; return 1; }
 	jq -e ".counters | .dax_iomap_fault == $N and .needdsync == $N and .mkwrite == $N and
-		.metadata_syncs == $N and .missed_entries == 0" /tmp/d.json >/dev/null ||
-		{ echo "counters: $(jq -c '.counters | {dax_iomap_fault, needdsync, mkwrite, metadata_syncs, missed_entries}' /tmp/d.json 2>&1)"; return 1; }
+		.metadata_syncs == $N and .missed_entries == 0 and .program_runs_missed == 0" /tmp/d.json >/dev/null ||
+		{ echo "counters: $(jq -c '.counters | {dax_iomap_fault, needdsync, mkwrite, metadata_syncs, missed_entries, program_runs_missed}' /tmp/d.json 2>&1)"; return 1; }
 }
 
 # syncorder_clean FS: N faults checked, no violation, nothing lost.

@@ -374,6 +374,37 @@ static void test_programs_check_fails(struct ktap_case_ctx *t)
 	bpf_object__close(obj);
 }
 
+static bool autoloads(struct bpf_object *obj, const char *name)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(obj, name);
+
+	return p && bpf_program__autoload(p);
+}
+
+/* Where raw tracepoint programs can be preempted, tracepoints bind as perf
+ * tracepoints (tp_<hook>) and nothing else; otherwise never. */
+static void test_bind_perf_tracepoints(struct ktap_case_ctx *t)
+{
+	struct fake_kernel k = { .btf = btf_6_1, .fields = xfs_fields };
+	struct bpf_object *obj = bpf_object__open_file(SYNCORDER_BPF_OBJ, NULL);
+
+	KTAP_EXPECT(t, obj != NULL, "cannot open %s", SYNCORDER_BPF_OBJ);
+	if (!obj)
+		return;
+	resolve(t, &k, syncorder_uses, NUSES(syncorder_uses), true);
+	probe_use_perf_tracepoints(&set, true);
+	KTAP_EXPECT(t, probe_bind(&set, obj, true) == 0, "bind: missing %s", set.missing_prog);
+	KTAP_EXPECT(t, autoloads(obj, "tp_mkwrite") && autoloads(obj, "tp_jbd2_end") &&
+		    !autoloads(obj, "tpbtf_mkwrite") && !autoloads(obj, "rawtp_mkwrite"),
+		    "perf: tp %d tpbtf %d rawtp %d", autoloads(obj, "tp_mkwrite"),
+		    autoloads(obj, "tpbtf_mkwrite"), autoloads(obj, "rawtp_mkwrite"));
+	probe_use_perf_tracepoints(&set, false);
+	KTAP_EXPECT(t, probe_bind(&set, obj, true) == 0, "bind: missing %s", set.missing_prog);
+	KTAP_EXPECT(t, !autoloads(obj, "tp_mkwrite") && autoloads(obj, "rawtp_mkwrite"),
+		    "raw: tp %d rawtp %d", autoloads(obj, "tp_mkwrite"), autoloads(obj, "rawtp_mkwrite"));
+	bpf_object__close(obj);
+}
+
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	(void)level, (void)fmt, (void)ap;
@@ -393,6 +424,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_daxlat_programs),
 	KTAP_CASE(test_syncorder_programs),
 	KTAP_CASE(test_programs_check_fails),
+	KTAP_CASE(test_bind_perf_tracepoints),
 };
 
 int main(void)
