@@ -184,7 +184,7 @@ check-all: all $(INITRD)
 # one MAP_SYNC run under daxlat and one under syncorder, on ext4 and xfs):
 # one boot each, its config checked first. SMOKE_KERNELS= skips them; none
 # with KERNEL= (your own kernel is the one under test).
-SMOKE_KERNELS ?= $(if $(KERNEL),,$(filter-out $(DEFAULT_GUEST),$(KERNELS)))
+SMOKE_KERNELS ?= $(if $(KERNEL),,$(filter-out $(GUEST),$(KERNELS)))
 SMOKE_TAPS = $(foreach k,$(SMOKE_KERNELS),$(CHECK)/smoke-$(k)-config.tap $(CHECK)/smoke-$(k).tap)
 .PHONY: check-smoke check-smoke-one
 check-smoke: | $(CHECK)

@@ -7,8 +7,9 @@ set -eu
 # Debian guest kernel's payload, unpacked for its BTF (bpf/gen-vmlinux-h.sh);
 # xz-utils: the modules of Debian's 6.12 and later kernels are .ko.xz. The
 # guest kernels' headers are unpacked by vm/fetch-kernel.sh, not installed.
+# flex, bison: kconfig, for the fragment merge make check tests on a source tree.
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils"
+qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
 PACKAGES="$PACKAGES $*"
