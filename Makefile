@@ -152,7 +152,7 @@ KBUILD_PACKAGES := flex bison bc libssl-dev libelf-dev dwarves
 .PHONY: kernel-source
 kernel-source:
 	$(Q)sh vm/fetch-source.sh $(GUEST) $(O)/src/$(GUEST)
-$(O)/kernels/%/.complete: kernel-config/kernels.txt vm/fetch-kernel.sh vm/private-apt.sh
+$(O)/kernels/%/.complete: kernel-config/kernels.txt vm/fetch-kernel.sh vm/private-apt.sh lib/kernels.sh
 	$(Q)sh vm/fetch-kernel.sh $* $(O)/kernels/$*
 
 initramfs: $(INITRD)

@@ -112,74 +112,57 @@ END {
 		printf "\n%s -o dax, fault latency in us\n%-24s", fs, "scenario"
 		for (i = 1; i <= nk; i++) printf " %-30s", ko[i] " median (range) p99"
 		print ""
-		for (j = 1; j <= ns; j++) {
-			printf "%-24s", so[j]
-			for (i = 1; i <= nk; i++) {
-				key = "med" SUBSEP ko[i] SUBSEP fs SUBSEP so[j]
-				if (!stats(key)) { printf " %-30s", "-"; continue }
-				c = sprintf("%.1f (%.1f..%.1f)%s", MED, LO, HI, mark(key, "med" SUBSEP ko[1] SUBSEP fs SUBSEP so[j]))
-				stats("p99" SUBSEP ko[i] SUBSEP fs SUBSEP so[j])
-				printf " %-30s", c sprintf(" %.0f", MED)
-			}
-			print ""
-		}
+		for (j = 1; j <= ns; j++) trow(so[j], "med", fs, so[j], "%.1f (%.1f..%.1f)%s", "p99")
 		printf "%-24s", "MAP_SYNC / none"
 		for (i = 1; i <= nk; i++) printf " %-30s", ko[i] " ratio (range)"
 		print ""
-		for (p = 1; p <= npair; p++) {
-			printf "  %-22s", pn[p]
-			for (i = 1; i <= nk; i++) {
-				key = "ratio" SUBSEP ko[i] SUBSEP fs SUBSEP pn[p]
-				if (!stats(key)) { printf " %-30s", "-"; continue }
-				printf " %-30s", sprintf("%.2fx (%.2f..%.2f)%s", MED, LO, HI, mark(key, "ratio" SUBSEP ko[1] SUBSEP fs SUBSEP pn[p]))
-			}
-			print ""
-		}
+		for (p = 1; p <= npair; p++) trow("  " pn[p], "ratio", fs, pn[p], "%.2fx (%.2f..%.2f)%s")
 		if (!np) continue
 		printf "phases of a synchronous fault (empty-none-sync, daxlat, avg us)\n"
-		for (q = 1; q <= np; q++) {
-			printf "  %-22s", po[q]
-			for (i = 1; i <= nk; i++) {
-				key = "ph" SUBSEP ko[i] SUBSEP fs SUBSEP po[q]
-				if (!stats(key)) { printf " %-30s", "-"; continue }
-				printf " %-30s", sprintf("%.0f (%.0f..%.0f)%s", MED, LO, HI, mark(key, "ph" SUBSEP ko[1] SUBSEP fs SUBSEP po[q]))
-			}
-			print ""
-		}
+		for (q = 1; q <= np; q++) trow("  " po[q], "ph", fs, po[q], "%.0f (%.0f..%.0f)%s")
 	}
+}
+# trow(LABEL, KIND, FS, ITEM, FORMAT[, KIND2]): one text row, a cell per
+# kernel: median (range) and mark, then KIND2'"'"'s median.
+function trow(label, kind, fs, item, fmt, kind2,   i, key, c) {
+	printf "%-24s", label
+	for (i = 1; i <= nk; i++) {
+		key = kind SUBSEP ko[i] SUBSEP fs SUBSEP item
+		if (!stats(key)) { printf " %-30s", "-"; continue }
+		c = sprintf(fmt, MED, LO, HI, mark(key, kind SUBSEP ko[1] SUBSEP fs SUBSEP item))
+		if (kind2 != "") { stats(kind2 SUBSEP ko[i] SUBSEP fs SUBSEP item); c = c sprintf(" %.0f", MED) }
+		printf " %-30s", c
+	}
+	print ""
 }
 function jstat(key, ref,   s) {
 	if (!stats(key)) return "null"
 	s = sprintf("{\"median\": %.4f, \"min\": %.4f, \"max\": %.4f, \"rounds\": %d", MED, LO, HI, cnt[key])
 	return s sprintf(", \"vs_first\": \"%s\"}", mark(key, ref) == "<" ? "lower" : mark(key, ref) == ">" ? "higher" : "within_spread")
 }
-function emit_json(   i, f, fs, j, p, q, sep) {
+function emit_json(   i) {
 	printf "{\"rounds\": %d, \"kernels\": [", rounds
 	for (i = 1; i <= nk; i++) printf "%s{\"name\": \"%s\", \"kver\": \"%s\", \"package\": \"%s\"}", (i > 1 ? ", " : ""), esc(ko[i]), esc(kv[ko[i]]), esc(kp[ko[i]])
-	printf "], \"unit\": \"us\", \"cells\": ["
-	sep = ""
-	for (f = 1; f <= 2; f++) for (j = 1; j <= ns; j++) for (i = 1; i <= nk; i++) {
+	printf "], \"unit\": \"us\", "
+	jgroup("cells", "med", so, ns, "scenario", "median", "p99", "p99")
+	printf ", "
+	jgroup("ratios", "ratio", pn, npair, "pair", "sync_over_nosync")
+	printf ", "
+	jgroup("phases", "ph", po, np, "phase", "avg")
+	print "}"
+}
+# jgroup(NAME, KIND, ITEMS, N, ITEM_KEY, VALUE_KEY[, KIND2, VALUE_KEY2]):
+# "NAME": [one object per filesystem, item and kernel that has KIND].
+function jgroup(name, kind, items, n, ikey, vkey, kind2, vkey2,   f, fs, j, i, k, ref, sep) {
+	printf "\"%s\": [", name
+	for (f = 1; f <= 2; f++) for (j = 1; j <= n; j++) for (i = 1; i <= nk; i++) {
 		fs = f == 1 ? "ext4" : "xfs"
-		if (!cnt["med" SUBSEP ko[i] SUBSEP fs SUBSEP so[j]]) continue
-		printf "%s{\"fs\": \"%s\", \"scenario\": \"%s\", \"kernel\": \"%s\", \"median\": %s, \"p99\": %s}", sep, fs, esc(so[j]), esc(ko[i]),
-			jstat("med" SUBSEP ko[i] SUBSEP fs SUBSEP so[j], "med" SUBSEP ko[1] SUBSEP fs SUBSEP so[j]),
-			jstat("p99" SUBSEP ko[i] SUBSEP fs SUBSEP so[j], "p99" SUBSEP ko[1] SUBSEP fs SUBSEP so[j]); sep = ", "
+		k = SUBSEP ko[i] SUBSEP fs SUBSEP items[j]; ref = SUBSEP ko[1] SUBSEP fs SUBSEP items[j]
+		if (!cnt[kind k]) continue
+		printf "%s{\"fs\": \"%s\", \"%s\": \"%s\", \"kernel\": \"%s\", \"%s\": %s", sep, fs, ikey,
+			esc(items[j]), esc(ko[i]), vkey, jstat(kind k, kind ref)
+		if (kind2 != "") printf ", \"%s\": %s", vkey2, jstat(kind2 k, kind2 ref)
+		printf "}"; sep = ", "
 	}
-	printf "], \"ratios\": ["
-	sep = ""
-	for (f = 1; f <= 2; f++) for (p = 1; p <= npair; p++) for (i = 1; i <= nk; i++) {
-		fs = f == 1 ? "ext4" : "xfs"
-		if (!cnt["ratio" SUBSEP ko[i] SUBSEP fs SUBSEP pn[p]]) continue
-		printf "%s{\"fs\": \"%s\", \"pair\": \"%s\", \"kernel\": \"%s\", \"sync_over_nosync\": %s}", sep, fs, esc(pn[p]), esc(ko[i]),
-			jstat("ratio" SUBSEP ko[i] SUBSEP fs SUBSEP pn[p], "ratio" SUBSEP ko[1] SUBSEP fs SUBSEP pn[p]); sep = ", "
-	}
-	printf "], \"phases\": ["
-	sep = ""
-	for (f = 1; f <= 2; f++) for (q = 1; q <= np; q++) for (i = 1; i <= nk; i++) {
-		fs = f == 1 ? "ext4" : "xfs"
-		if (!cnt["ph" SUBSEP ko[i] SUBSEP fs SUBSEP po[q]]) continue
-		printf "%s{\"fs\": \"%s\", \"phase\": \"%s\", \"kernel\": \"%s\", \"avg\": %s}", sep, fs, esc(po[q]), esc(ko[i]),
-			jstat("ph" SUBSEP ko[i] SUBSEP fs SUBSEP po[q], "ph" SUBSEP ko[1] SUBSEP fs SUBSEP po[q]); sep = ", "
-	}
-	print "]}"
+	printf "]"
 }' "$flat"

@@ -18,13 +18,11 @@ else
 	echo "usage: fetch-kernel.sh NAME OUTDIR | --resolve NAME" >&2; exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-table=${KERNELS_TABLE:-$here/../kernel-config/kernels.txt}
 . "$here/private-apt.sh"
-
-row=$(awk -v n="$name" '!/^#/ && $1 == n' "$table")
-[ -n "$row" ] || { echo "fetch-kernel: no kernel '$name' in kernel-config/kernels.txt" >&2; exit 2; }
-set -- $row
-suites=$(echo "$2" | tr , ' ') kver=$3 debver=$4 series=$5
+suite_lib=$here/../lib
+. "$suite_lib/kernels.sh"
+kernel_row "$name" || exit 2
+suites=$k_suites kver=$k_kver debver=$k_debver series=$k_series
 
 # Up to date when made from the same row of the table.
 [ "$(cut -d' ' -f1,2 "$out/.complete" 2>/dev/null)" = "$name $kver=$debver" ] && { touch "$out/.complete"; exit 0; }

@@ -10,13 +10,12 @@ set -eu
 [ $# = 2 ] || { echo "usage: fetch-source.sh NAME OUTDIR" >&2; exit 2; }
 name=$1 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
-table=${KERNELS_TABLE:-$here/../kernel-config/kernels.txt}
 . "$here/private-apt.sh"
-row=$(awk -v n="$name" '!/^#/ && $1 == n' "$table")
-[ -n "$row" ] || { echo "fetch-source: no kernel '$name' in kernel-config/kernels.txt" >&2; exit 2; }
-set -- $row
-suites=$(echo "$2" | tr , ' ') debver=$4
-series=$(echo "$3" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+suite_lib=$here/../lib
+. "$suite_lib/kernels.sh"
+kernel_row "$name" || exit 2
+suites=$k_suites debver=$k_debver
+series=$(echo "$k_kver" | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
 pkg=linux-source-$series
 [ -n "$(cut -d' ' -f1 "$out/.complete" 2>/dev/null)" ] && [ "$(cut -d' ' -f1 "$out/.complete")" = "$name" ] && exit 0
 rm -rf "$out"
