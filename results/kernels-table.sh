@@ -38,10 +38,11 @@ trap 'rm -f "$flat"' EXIT
 bad=0
 # One line per number: V kernel round fs scenario median_ns p99_ns,
 # P kernel round fs phase avg_us, K kernel kver label.
-ls -d "$dir"/r[0-9]*-* >/dev/null 2>&1 || { echo "kernels-table: no rROUND-KERNEL runs in $dir" >&2; exit 1; }
+# Folders only: each run's log (rROUND-KERNEL.log) sits beside it.
+ls -d "$dir"/r[0-9]*-*/ >/dev/null 2>&1 || { echo "kernels-table: no rROUND-KERNEL runs in $dir" >&2; exit 1; }
 # Round by round, the kernels in the order DIR/kernels lists them (the
 # order they ran in), else by name.
-for run in $(ls -d "$dir"/r[0-9]*-* | awk -F/ -v order="$dir/kernels" '
+for run in $(ls -d "$dir"/r[0-9]*-*/ | sed 's|/$||' | awk -F/ -v order="$dir/kernels" '
 	BEGIN { while ((getline k < order) > 0) pos[k] = ++n }
 	{ r = $NF; sub(/^r/, "", r); k = r; sub(/-.*/, "", r); sub(/^[0-9]*-/, "", k)
 	  printf "%d\t%d\t%s\t%s\n", r, (k in pos) ? pos[k] : 999, k, $0 }' | sort -k 1,1n -k 2,2n -k 3,3 | cut -f 4); do

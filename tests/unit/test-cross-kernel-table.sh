@@ -22,7 +22,7 @@ scale() {
 	jq -c ".median = (.median * $4 | floor)" "$f" >"$f.new" && mv "$f.new" "$f"
 }
 for r in 1 2 3; do
-	for k in ref slow same; do cp -r "$base" "$tmp/r$r-$k"; done
+	for k in ref slow same; do cp -r "$base" "$tmp/r$r-$k"; echo log >"$tmp/r$r-$k.log"; done
 	for fs in ext4 xfs; do
 		scale "$tmp/r$r-ref" $fs empty-none-sync "1.0$r"
 		scale "$tmp/r$r-slow" $fs empty-none-sync "2.0$r"
