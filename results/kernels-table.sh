@@ -107,7 +107,12 @@ END {
 	print ")"
 	for (i = 1; i <= nk; i++) printf "  %-6s %s %s\n", ko[i], kv[ko[i]], kp[ko[i]]
 	print "  per cell: median over rounds of each run'"'"'s median (min..max over rounds), then the median p99;"
-	printf "  < or >: below or above %s'"'"'s range beyond the run-to-run spread (3 rounds or more)\n", ko[1]
+	printf "  < or >: below or above %s'"'"'s range beyond the run-to-run spread (3 rounds or more);\n", ko[1]
+	# Two sets of R values from one distribution: all of one above all of
+	# the other with probability 2 / C(2R, R).
+	c = 1
+	for (i = 1; i <= rounds; i++) c = c * (rounds + i) / i
+	printf "  with %d rounds a range clears another by chance once in %d cells\n", rounds, c / 2
 	for (f = 1; f <= 2; f++) {
 		fs = f == 1 ? "ext4" : "xfs"
 		printf "\n%s -o dax, fault latency in us\n%-24s", fs, "scenario"
