@@ -192,8 +192,7 @@ check-smoke: | $(CHECK)
 		$(MAKE) --no-print-directory GUEST=$$k CHECK=$(CHECK) check-smoke-one; done
 check-smoke-one: $(DAXLAT) $(SYNCORDER) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     smoke on kernel $(GUEST): $(GUEST_KVER) (QEMU $(ACCEL))'
-	$(Q)sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(CHECK)/smoke-$(GUEST)-config.tap 2>&1; \
-	grep -E '^not ok ' $(CHECK)/smoke-$(GUEST)-config.tap | sed 's/^/  /'; \
+	$(Q)$(call kconfig_check,$(CHECK)/smoke-$(GUEST)-config.tap); \
 	$(VM_ENV) O=$(O) sh tests/host/guest.sh smoke $(CHECK)/guest-smoke-$(GUEST) $(CHECK)/smoke-$(GUEST).tap
 
 # The guest half of make check on every kernel of kernel-config/kernels.txt,
@@ -222,12 +221,14 @@ check-host: all | $(CHECK)
 	for t in $(UNIT_BINS); do f=$(CHECK)/unit-$${t##*/}.tap; $$t > $$f 2>&1; tally $${t##*/} $$f; done; \
 	for t in $(UNIT_SH); do n=$${t##*/}; f=$(CHECK)/unit-$${n%.sh}.tap; sh $$t > $$f 2>&1; tally $${n%.sh} $$f; done; true
 
-# The guest kernel's config, before it boots.
+# The guest kernel's config against the fragment, before it boots:
+# $(call kconfig_check,TAPFILE).
+kconfig_check = sh tests/host/guest-kernel-config.sh $(KCONFIG) >$(1) 2>&1; \
+	grep -E '^(not )?ok ' $(1) | sed 's/^/  /'; true
 .PHONY: check-kconfig
 check-kconfig: $(GUEST_STAMP) | $(CHECK)
 	@echo '  TEST     kernel config: $(GUEST_KVER)'
-	$(Q)sh tests/host/guest-kernel-config.sh $(KCONFIG) > $(CHECK)/guest-kernel-config.tap 2>&1; \
-	grep -E '^(not )?ok ' $(CHECK)/guest-kernel-config.tap | sed 's/^/  /'; true
+	$(Q)$(call kconfig_check,$(CHECK)/guest-kernel-config.tap)
 
 check-guest: all $(INITRD) | $(CHECK)
 	@echo '  TEST     guest tests (QEMU $(ACCEL), kernel $(GUEST_KVER))'

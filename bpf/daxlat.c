@@ -462,6 +462,7 @@ struct run_info {
 	bool child_done;
 	int child_status;	/* as an exit code */
 	char attach_why[256];	/* kprobes or fentry, which tracepoints, and why */
+	__u64 misses_reported;	/* program runs skipped up to the last interval report */
 };
 
 static void print_time(char *buf, size_t len)
@@ -508,10 +509,21 @@ static void print_phase_totals(const struct hentry *hs, size_t nh)
 	}
 }
 
-static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
+/* Program runs the kernel skipped since the last report: recursion_misses
+ * cannot be zeroed like the counters, so an interval shows its difference. */
+static __u64 runs_missed(struct daxlat_bpf *skel, struct run_info *ri, bool reset)
+{
+	__u64 now = probe_misses(skel->obj), since = now - ri->misses_reported;
+
+	if (reset)
+		ri->misses_reported = now;
+	return since;
+}
+
+static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			struct evstore *stacks, bool reset)
 {
-	__u64 counters[C_NR];
+	__u64 counters[C_NR], missed = runs_missed(skel, ri, reset);
 	struct hentry *hs = NULL;
 	size_t nh = 0;
 	char ts[32];
@@ -576,7 +588,7 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 		for (int i = 0; i < C_NR; i++)
 			json_kv_uint(&w, counter_names[i].json, counters[i]);
 		/* Runs the kernel skipped: events these counts lack. */
-		json_kv_uint(&w, "program_runs_missed", probe_misses(skel->obj));
+		json_kv_uint(&w, "program_runs_missed", missed);
 		json_end_object(&w);
 		for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
 			json_key(&w, groups[g].key);
@@ -631,7 +643,7 @@ static int print_report(struct daxlat_bpf *skel, const struct run_info *ri,
 			printf("  %-40s %llu\n", counter_names[i].text,
 			       (unsigned long long)counters[i]);
 		printf("  %-40s %llu\n", "program runs the kernel skipped (lost events)",
-		       probe_misses(skel->obj));
+		       (unsigned long long)missed);
 		if (stacks->n || stacks->dropped) {
 			printf("\n%s:\n", env.top ? "slowest faults" : "faults over the stack threshold");
 			for (size_t i = 0; i < stacks->n; i++)

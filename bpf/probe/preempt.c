@@ -84,7 +84,8 @@ void probe_choose_modes(const struct trace_opts *o, bool *kprobes, bool *perf_tp
 		return;
 	}
 	if (!probe_kernel_preemptible(model, sizeof(model))) {
-		snprintf(why, len, "fentry and %s: preemption model %s cannot skip a program", o->raw_tp ? "raw_tp" : "tp_btf", model);
+		snprintf(why, len, "fentry and %s: preemption model %s cannot skip a program",
+			 o->raw_tp ? "raw_tp" : "tp_btf", model);
 		return;
 	}
 	*kprobes = true;

@@ -414,26 +414,32 @@ static void attach_func(struct probe_set *s, struct probe_target *t)
 	t->mode = t->err ? M_FAILED : M_KPROBE;
 }
 
+/* perf tracepoints when the set chose them (s->tp_perf), and nothing else:
+ * the others can be preempted there. */
+static void attach_tp(struct probe_set *s, struct probe_target *t)
+{
+	struct tp_programs p = {
+		.system = t->hook->tp_system, .name = t->name,
+		.tpbtf = !s->tp_perf && fast_ok(s, t, s->fast_loaded) ? t->fast[0] : NULL,
+		.rawtp = s->tp_perf ? NULL : t->slow[0],
+		.perf = s->tp_perf ? t->slow[1] : NULL,
+	};
+
+	t->mode = attach_tracepoint(&p, &t->links[0], &t->err);
+	if (t->mode == M_FAILED && t->err == -ENOENT)
+		t->mode = M_ABSENT;
+}
+
 static void attach_target(struct probe_set *s, struct probe_target *t)
 {
 	t->mode = M_ABSENT;
 	t->err = 0;
 	if (!t->cand || t->missing[0])
 		return;
-	if (!is_tp(t)) {
+	if (is_tp(t))
+		attach_tp(s, t);
+	else
 		attach_func(s, t);
-		return;
-	}
-	if (s->tp_perf) {
-		t->links[0] = bpf_program__attach_tracepoint(t->slow[1], t->hook->tp_system, t->name);
-		t->err = t->links[0] ? 0 : -errno;
-		t->mode = t->links[0] ? M_TP : t->err == -ENOENT ? M_ABSENT : M_FAILED;
-		return;
-	}
-	t->mode = attach_tracepoint(t->name, t->fast[0], t->slow[0],
-				    fast_ok(s, t, s->fast_loaded), &t->links[0], &t->err);
-	if (t->mode == M_FAILED && t->err == -ENOENT)
-		t->mode = M_ABSENT;
 }
 
 void probe_attach(struct probe_set *s)

@@ -363,21 +363,25 @@ int attach_kprobe_pair(const char *ksym, struct bpf_program *entry,
 	return attach_pair(ksym, entry, exit, links);
 }
 
-enum attach_mode attach_tracepoint(const char *name, struct bpf_program *tpbtf,
-				   struct bpf_program *rawtp, bool try_tpbtf,
-				   struct bpf_link **link, int *err)
+enum attach_mode attach_tracepoint(const struct tp_programs *p, struct bpf_link **link,
+				   int *err)
 {
-	if (try_tpbtf) {
-		*link = bpf_program__attach(tpbtf);
+	if (p->perf) {
+		*link = bpf_program__attach_tracepoint(p->perf, p->system, p->name);
+		*err = *link ? 0 : -errno;
+		return *link ? M_TP : M_FAILED;
+	}
+	if (p->tpbtf) {
+		*link = bpf_program__attach(p->tpbtf);
 		if (*link)
 			return M_TPBTF;
-		verbose("%s: tp_btf attach failed (%s), trying raw_tp", name,
+		verbose("%s: tp_btf attach failed (%s), trying raw_tp", p->name,
 			strerror(errno));
 	}
-	*link = bpf_program__attach_raw_tracepoint(rawtp, name);
+	*link = p->rawtp ? bpf_program__attach_raw_tracepoint(p->rawtp, p->name) : NULL;
 	if (*link)
 		return M_RAWTP;
-	*err = -errno;
+	*err = p->rawtp ? -errno : -ENOENT;
 	return M_FAILED;
 }
 

@@ -149,11 +149,16 @@ int attach_fentry_pair(const char *func, struct bpf_program *entry,
 		       struct bpf_program *exit, struct bpf_link *links[2]);
 int attach_kprobe_pair(const char *ksym, struct bpf_program *entry,
 		       struct bpf_program *exit, struct bpf_link *links[2]);
-/* Tracepoint @name: tp_btf if @try_tpbtf, else (or when that fails) raw_tp.
- * M_TPBTF, M_RAWTP, or M_FAILED with *err = -errno. */
-enum attach_mode attach_tracepoint(const char *name, struct bpf_program *tpbtf,
-				   struct bpf_program *rawtp, bool try_tpbtf,
-				   struct bpf_link **link, int *err);
+/* One tracepoint's programs, tried in order tp_btf, raw_tp; a NULL one is
+ * not tried. perf, when set, is the only one tried: a caller picks it where
+ * the others can be preempted and skip runs. */
+struct tp_programs {
+	const char *system, *name;
+	struct bpf_program *tpbtf, *rawtp, *perf;
+};
+/* M_TPBTF, M_RAWTP, M_TP, or M_FAILED with *err = -errno. */
+enum attach_mode attach_tracepoint(const struct tp_programs *p, struct bpf_link **link,
+				   int *err);
 /* Destroy and clear @n links (NULL ones too). */
 void destroy_links(struct bpf_link **links, size_t n);
 
