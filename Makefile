@@ -102,6 +102,7 @@ all: $(BENCH_BINS) $(UNIT_BINS)
 include bpf/bpf.mk
 include validate/validate.mk
 include validate/crash/crash.mk
+include results/results.mk
 all: $(DAXLAT) $(CRASH_BINS)
 
 help:
