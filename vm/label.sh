@@ -2,14 +2,18 @@
 # How a run was obtained, as key=value lines: every results folder and
 # summary carries this one label (bench/run-lib.sh's meta.txt, the crash
 # test's summary.json). git_revision gets "-dirty" when tracked files differ.
-# Environment: VMLINUZ, ACCEL, TCG_THREAD, QEMU, GUEST_KVER, KOUT (from the
+# Environment: VMLINUZ, ACCEL, TCG_THREAD, ICOUNT, QEMU, GUEST_KVER, KOUT (from the
 # Makefile).
 here=$(cd "$(dirname "$0")" && pwd)
 top=${here%/vm}
 rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev-dirty"
 accel=${ACCEL:-tcg}
-[ "$accel" = tcg ] && accel="$accel,thread=${TCG_THREAD:-multi}"
+if [ "$accel" = tcg ] && [ -n "${ICOUNT:-}" ]; then
+	accel="$accel,thread=single,icount=$ICOUNT"
+elif [ "$accel" = tcg ]; then
+	accel="$accel,thread=${TCG_THREAD:-multi}"
+fi
 echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "git_revision=$rev"
 echo "kernel=${GUEST_KVER:-$(basename "${VMLINUZ:-unknown}")}"

@@ -20,7 +20,9 @@
 #   --expect-panic ERE  a panic whose message matches ERE is the job's own
 #                   doing (the crash test), not a splat
 #   --quiet         do not echo result lines while the guest runs
-# Environment: QEMU (default qemu-system-x86_64), TCG_THREAD (single|multi).
+# Environment: QEMU (default qemu-system-x86_64), TCG_THREAD (single|multi),
+# ICOUNT (QEMU -icount suboptions, e.g. shift=3,sleep=off: guest time from
+# instructions executed, single-threaded TCG; empty: wall time).
 # The console is watched while the guest runs: at the first kernel splat of
 # vm/splats.txt (soft/hard lockup, RCU stall, hung task, BUG/Oops, WARNING,
 # panic) QEMU is stopped within seconds and OUT/splat.txt says what and where.
@@ -31,7 +33,7 @@
 set -u
 kernel= initrd= out= pmems= pmem_size=512M timeout=600 accel=${ACCEL:-tcg}
 mem=1G append= quiet= expect_panic=
-tcg_thread=${TCG_THREAD:-multi} qemu=${QEMU:-qemu-system-x86_64}
+tcg_thread=${TCG_THREAD:-multi} qemu=${QEMU:-qemu-system-x86_64} icount=${ICOUNT:-}
 here=$(cd "$(dirname "$0")" && pwd)
 suite_lib=${here%/vm}/lib
 . "$suite_lib/exitcodes.sh"
@@ -128,6 +130,7 @@ fi
 if [ "$accel" = kvm ]; then
 	set -- "$@" -accel kvm -cpu host
 else
+	[ -n "$icount" ] && tcg_thread=single && set -- "$@" -icount "$icount"
 	set -- "$@" -accel "tcg,thread=$tcg_thread" -cpu max
 fi
 n=0
@@ -153,6 +156,7 @@ splat_field() { sed -n "s/^$1 //p" "$out/splat.txt"; }
 start=$(date +%s)
 how=$accel
 [ "$accel" = tcg ] && how="tcg $tcg_thread-threaded"
+[ -n "$icount" ] && how="$how, icount $icount"
 echo "vm: booting $(basename "$kernel") ($how, 2 cpus, $mem, $n nvdimm, watchdog ${timeout}s)"
 : >"$out/console.log"
 : >"$out/results.raw"
@@ -198,8 +202,10 @@ end=$(date +%s)
 elapsed=$((end - start))
 mkdir -p "$out/files"
 rc=$(awk -v dir="$out/files" -v txt="$out/results.txt" -f "$here/results.awk" "$out/results.raw" 2>/dev/null)
-# A panic ends QEMU at once (-no-reboot): classify what the console shows.
-if [ -z "$seen" ] && splat_scan; then seen=$end; fi
+# The console is final now: scan it again, so a report seen while it was
+# still being printed is read whole (a panic ends QEMU at once, -no-reboot,
+# before the loop above looks again), and a splat it never saw is classified.
+if splat_scan && [ -z "$seen" ]; then seen=$end; fi
 if [ -n "$seen" ]; then
 	{ echo "seen_s $((seen - start))"; echo "stopped_s $elapsed"; } >>"$out/splat.txt"
 	echo "vm: guest $(splat_field class | tr _ ' ') at $(splat_field at), stopped ${elapsed}s after boot ($((end - seen))s after it was seen)" >&2
