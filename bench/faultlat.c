@@ -67,6 +67,7 @@ static struct env {
 	bool nsecs;
 	bool json;
 	const char *json_out;
+	const char *samples_out;
 	const char *label;
 	bool keep;
 } env = {
@@ -122,6 +123,7 @@ enum {
 	OPT_LABEL,
 	OPT_KEEP,
 	OPT_JSON_OUT,
+	OPT_SAMPLES_OUT,
 };
 
 static const struct argp_option opts[] = {
@@ -138,6 +140,8 @@ static const struct argp_option opts[] = {
 	{ "nsecs", 'N', NULL, 0, "Text output in nanoseconds", 0 },
 	{ "json", 'j', NULL, 0, "JSON output (latencies in ns, histogram in us)", 0 },
 	{ "json-out", OPT_JSON_OUT, "FILE", 0, "Also write the JSON document to FILE (one run, both views)", 0 },
+	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every fault's latency to FILE, in ns, "
+	  "space-separated on one line, in fault order (what the regression gate reads)", 0 },
 	{ "label", OPT_LABEL, "TEXT", 0, "Scenario title, first line of the text output", 0 },
 	{ "keep", OPT_KEEP, NULL, 0, "Keep the file after a successful run", 0 },
 	CLI_OPT_HELP,
@@ -193,6 +197,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON_OUT:
 		env.json_out = arg;
+		break;
+	case OPT_SAMPLES_OUT:
+		env.samples_out = arg;
 		break;
 	case OPT_KEEP:
 		env.keep = true;
@@ -903,6 +910,22 @@ static int write_json_file(struct run *r, const char *label)
 	return err;
 }
 
+static int write_samples_file(const struct run *r)
+{
+	size_t total = r->faults_per_rep * env.reps;
+	FILE *out = fopen(env.samples_out, "w");
+
+	if (!out)
+		return cli_fail_errno(errno, "open %s", env.samples_out);
+	for (size_t i = 0; i < total; i++)
+		fprintf(out, "%s%llu", i ? " " : "", (unsigned long long)r->samples[i]);
+	fputc('\n', out);
+	/* Both run: a write error must not leak the stream. */
+	if (ferror(out) | fclose(out))
+		return cli_fail_errno(errno ? errno : EIO, "write %s", env.samples_out);
+	return 0;
+}
+
 /* ---- main ---- */
 
 static int size_the_run(struct run *r)
@@ -969,6 +992,8 @@ int main(int argc, char **argv)
 	err = env.json ? print_json(&r, label, stdout) : print_text(&r, label);
 	if (!err && env.json_out)
 		err = write_json_file(&r, label);
+	if (!err && env.samples_out)
+		err = write_samples_file(&r);
 
 cleanup:
 	unmap_file(&r);

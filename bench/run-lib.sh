@@ -33,6 +33,7 @@ need_host() {
 # 2.5 s a 512-page run takes under TCG, plus two minutes for boot and
 # setup), unless VM_TIMEOUT is set. A failed or interrupted run leaves no
 # run folder behind.
+# BENCH_FILES: more files for the job folder.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER, O
 bench_run() {
 	name=$1 script=$2 runs=$3; shift 3
@@ -43,7 +44,10 @@ bench_run() {
 	mkdir -p "$work"
 	# Values may hold spaces (a scenario list): quote them for the guest's sh.
 	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"
-	sh vm/job.sh --file "$work/job.env" "$script" "$work/vm" --timeout "$watchdog" || {
+	files=
+	for f in ${BENCH_FILES:-}; do files="$files --file $f"; done
+	# shellcheck disable=SC2086
+	sh vm/job.sh --file "$work/job.env" $files "$script" "$work/vm" --timeout "$watchdog" || {
 		echo "$name: the guest run failed (see $work/vm/console.log)" >&2
 		rm -rf "$run"
 		trap - INT TERM

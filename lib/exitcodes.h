@@ -27,6 +27,9 @@
 #define EXIT_PARAM_MISMATCH	13 /* data written with other parameters than the verifier was given */
 #define EXIT_CHECK_FAILED	14 /* a checker's verdict: a rule it checks was broken, or the check is incomplete */
 #define EXIT_NOTHING_CHECKED	15 /* a checker ran and saw nothing to judge: no verdict */
+#define EXIT_REGRESSION		16 /* the regression gate: a metric got worse, large and real */
+#define EXIT_GATE_UNKNOWN	17 /* the regression gate: no regression, but some metric undecided (run more) */
+#define EXIT_NOT_COMPARABLE	18 /* runs whose metadata make comparison meaningless: refused (--force) */
 
 /* The VM runner (vm/run.sh, vm/job.sh): how a guest run ended, when not
  * with its job's own status. The splat classes are vm/splats.txt's. */

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Guest half of a gate run (bench/gate-run.sh): ROUNDS rounds of the gate
+# scenarios on ext4 and xfs, interleaved (each round runs every scenario
+# once, the order rotated each round), every fault's latency kept. With
+# DELAY_NS > 0, fault_delay.ko first adds that much to every DAX fault.
+# Emits samples.txt: one line per faultlat run, "FS SCENARIO ROUND NS...".
+. /suite/vm/guest/lib.sh
+PATH=/job/bin:$PATH
+. ./job.env
+
+fail() { echo "gate: $*" >&2; exit 1; }
+
+pmem_expect 2 || fail "no fsdax namespaces"
+fs_setup xfs /dev/pmem1 || fail "xfs -o dax"
+fs_setup ext4 /dev/pmem0 || fail "ext4 -o dax"
+if [ "$DELAY_NS" -gt 0 ]; then
+	insmod /job/fault_delay.ko delay_ns="$DELAY_NS" || fail "insmod fault_delay.ko delay_ns=$DELAY_NS"
+fi
+guest_meta >/tmp/meta
+echo "delay_ns=$DELAY_NS" >>/tmp/meta
+
+# rotate N WORDS...: the words, starting at the Nth (mod their count).
+rotate() {
+	n=$1; shift
+	n=$((n % $#))
+	while [ "$n" -gt 0 ]; do w=$1; shift; set -- "$@" "$w"; n=$((n - 1)); done
+	echo "$@"
+}
+
+: >/tmp/samples.txt
+round=1
+while [ $round -le "$ROUNDS" ]; do
+	for fs in $(fs_list); do
+		for scen in $(rotate $round $SCENARIOS); do
+			faultlat -n "$PAGES" $(scenario_args "$scen") -f "/mnt/$fs/gate" \
+				--samples-out /tmp/s.txt >/dev/null 2>/tmp/e || fail "faultlat $fs $scen: $(head -n 1 /tmp/e)"
+			echo "$fs $scen $round $(cat /tmp/s.txt)" >>/tmp/samples.txt
+		done
+	done
+	echo "round $round of $ROUNDS done"
+	round=$((round + 1))
+done
+# The delay really applied: its faults counted.
+[ "$DELAY_NS" -gt 0 ] && echo "delay_hits=$(cat /sys/module/fault_delay/parameters/hits)" >>/tmp/meta
+emit guest-meta.txt /tmp/meta
+emit samples.txt /tmp/samples.txt

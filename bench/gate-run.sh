@@ -1,0 +1,45 @@
+#!/bin/sh
+# Host half of a gate run: BOOTS boots of bench/gate-guest.sh (ROUNDS
+# interleaved rounds of the gate scenarios each), into one folder
+# results/runs/gate-DATE-REV/ (RUN_DIR to name it): meta.txt (how it was
+# obtained, boot 1's label), samples.txt ("BOOT FS SCENARIO ROUND NS..."),
+# boot-N/ (each boot's own meta and samples). What results/gate.c compares.
+# Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER
+# KOUT O PAGES ROUNDS BOOTS MEASURE (icount|wall) ICOUNT DELAY_NS DELAY_KO
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cd "${here%/bench}"
+. bench/run-lib.sh
+suite_lib=lib
+. lib/scenarios.sh
+
+need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" && need_count BOOTS "$BOOTS" || exit 2
+case ${DELAY_NS:-0} in *[!0-9]*) echo "DELAY_NS=$DELAY_NS: must be a whole number of nanoseconds" >&2; exit 2 ;; esac
+DELAY_NS=${DELAY_NS:-0}
+case $MEASURE in
+icount) export ICOUNT ;;
+wall) unset ICOUNT ;;
+*) echo "MEASURE=$MEASURE: must be icount or wall" >&2; exit 2 ;;
+esac
+SCENARIOS=$(scenarios gate | tr '\n' ' ')
+BENCH_FILES=
+if [ "$DELAY_NS" -gt 0 ]; then
+	[ -f "${DELAY_KO:-}" ] || { echo "no fault_delay.ko at '${DELAY_KO:-}'" >&2; exit 2; }
+	BENCH_FILES=$DELAY_KO
+fi
+top=${RUN_DIR:-results/runs/gate-$(date -u +%Y%m%dT%H%M%SZ)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+[ ! -e "$top" ] || { echo "gate run: $top exists" >&2; exit 2; }
+trap 'rm -rf "$top"; exit 130' INT TERM
+mkdir -p "$top"
+echo "gate run: $BOOTS boot(s) x $ROUNDS rounds x (ext4, xfs) x ($SCENARIOS) of $PAGES faults, measure $MEASURE$([ "$DELAY_NS" -gt 0 ] && echo ", fault_delay $DELAY_NS ns")"
+b=1
+while [ $b -le "$BOOTS" ]; do
+	echo "gate run: boot $b of $BOOTS"
+	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * ROUNDS * $(echo $SCENARIOS | wc -w))) \
+		PAGES ROUNDS SCENARIOS DELAY_NS || { rm -rf "$top"; exit 1; }
+	sed "s/^/$b /" "$top/boot-$b/samples.txt" >>"$top/samples.txt"
+	b=$((b + 1))
+done
+trap - INT TERM
+{ grep -v '^date=' "$top/boot-1/meta.txt"; echo "measure=$MEASURE"; echo "boots=$BOOTS"; } >"$top/meta.txt"
+echo "gate run: results in $top"

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gate: the regression gate. Compares two gate runs (bench/gate-run.sh:
+ * meta.txt and samples.txt) per filesystem, scenario and metric, and says
+ * better / worse / same / unknown (gate_core.h says how). Text (LKP-style
+ * table), --json, --ktap. Exit: 0, EXIT_REGRESSION when a metric got
+ * worse, EXIT_GATE_UNKNOWN when none did but some is undecided,
+ * EXIT_NOT_COMPARABLE when the runs' metadata differ (without --force).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exitcodes.h"
+#include "gate_core.h"
+#include "json.h"
+#include "ktap.h"
+
+#define TOOL "gate"
+
+const char argp_program_doc[] =
+"Compare two gate runs (make gate-run) of the fault benchmark and say, per\n"
+"filesystem, scenario and metric, whether NEW is better, worse, the same or\n"
+"unknown (run more) against BASE.\n"
+"\n"
+"USAGE: gate --base DIR --new DIR [--json | --ktap] [--floor PCT] [--force]\n"
+"\n"
+"EXAMPLES:\n"
+"    gate --base results/baselines/gate-A --new results/runs/gate-B\n"
+"    gate --base A --new B --json        # the same as JSON\n"
+"    gate --base A --new B --floor 2     # fixed 2 % size floor\n"
+"    gate --base A --new B --force       # compare runs of other machines\n"
+"\n"
+"A metric is worse (or better) when the per-fault distributions differ\n"
+"(min of Mann-Whitney U and Kolmogorov-Smirnov p below --alpha), its change\n"
+"is at least the floor, and the bootstrap interval of the change over runs\n"
+"excludes 0; the same when that interval lies within +-floor; else unknown.\n"
+"The floor is derived from the base's own run-to-run noise: max(1 %, 3 x CV).\n"
+"\n"
+"Exit status: 0 no regression and every metric decided, 16 a regression,\n"
+"17 no regression but some metric unknown, 18 runs not comparable, 2 usage.";
+
+static struct env {
+	const char *dir[2];	/* base, new */
+	bool json, ktap, force;
+	struct gate_params par;
+} env = { .par = GATE_PARAMS_DEFAULT };
+
+enum { OPT_BASE = 256, OPT_NEW, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_RUNS, OPT_FORCE };
+
+static const struct argp_option opts[] = {
+	{ "base", OPT_BASE, "DIR", 0, "The gate run to compare against (required)", 0 },
+	{ "new", OPT_NEW, "DIR", 0, "The gate run judged (required)", 0 },
+	{ "json", 'j', NULL, 0, "JSON output", 0 },
+	{ "ktap", OPT_KTAP, NULL, 0, "KTAP output: one result per metric, not ok when worse or unknown", 0 },
+	{ "floor", OPT_FLOOR, "PCT", 0, "Fixed size floor in percent (default: from the base's noise)", 0 },
+	{ "alpha", OPT_ALPHA, "P", 0, "Significance level of the distribution tests (default 0.01)", 0 },
+	{ "min-runs", OPT_MIN_RUNS, "N", 0, "Runs needed per side and scenario (default 3)", 0 },
+	{ "force", OPT_FORCE, NULL, 0, "Compare runs whose metadata differ", 0 },
+	{ "verbose", 'v', NULL, 0, "Say what is read", 0 },
+	CLI_OPT_HELP,
+	{},
+};
+
+static double parse_fraction(const char *opt, const char *arg, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0) || v > max)
+		cli_usage_error("%s '%s': a number from 0 to %g", opt, arg, max);
+	return v;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	uint64_t n;
+
+	switch (key) {
+	case OPT_BASE: env.dir[0] = arg; break;
+	case OPT_NEW: env.dir[1] = arg; break;
+	case 'j': env.json = true; break;
+	case OPT_KTAP: env.ktap = true; break;
+	case OPT_FORCE: env.force = true; break;
+	case 'v': cli_verbose_on = true; break;
+	case OPT_FLOOR: env.par.floor = parse_fraction("--floor", arg, 100) / 100; break;
+	case OPT_ALPHA: env.par.alpha = parse_fraction("--alpha", arg, 1); break;
+	case OPT_MIN_RUNS:
+		if (!cli_parse_u64(arg, 10, 1, 1000, &n))
+			cli_usage_error("--min-runs '%s': a number from 1 to 1000", arg);
+		env.par.min_runs = n;
+		break;
+	case ARGP_KEY_END:
+		if (!env.dir[0] || !env.dir[1])
+			cli_usage_error("--base DIR and --new DIR are required");
+		if (env.json && env.ktap)
+			cli_usage_error("--json or --ktap, not both");
+		break;
+	default:
+		return cli_argp_default(key, arg, state);
+	}
+	return 0;
+}
+
+/* ---- reading a gate run --------------------------------------------------- */
+
+struct run {
+	double *v;
+	size_t n;
+};
+
+struct group {
+	char fs[16], scen[64];
+	struct run *runs[2];
+	size_t nruns[2];
+};
+
+struct groups {
+	struct group *g;
+	size_t n;
+};
+
+static struct group *find_group(struct groups *gs, const char *fs, const char *scen)
+{
+	struct group *g;
+
+	for (size_t i = 0; i < gs->n; i++)
+		if (!strcmp(gs->g[i].fs, fs) && !strcmp(gs->g[i].scen, scen))
+			return &gs->g[i];
+	g = realloc(gs->g, (gs->n + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	gs->g = g;
+	g = &gs->g[gs->n++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->fs, sizeof(g->fs), "%s", fs);
+	snprintf(g->scen, sizeof(g->scen), "%s", scen);
+	return g;
+}
+
+/* "BOOT FS SCENARIO ROUND NS..." into side's runs of its group. */
+static int add_line(struct groups *gs, int side, char *line, const char *path, size_t lineno)
+{
+	char *save = NULL, *boot = strtok_r(line, " \n", &save), *fs = strtok_r(NULL, " \n", &save);
+	char *scen = strtok_r(NULL, " \n", &save), *round = strtok_r(NULL, " \n", &save), *tok;
+	struct group *g;
+	struct run *runs, r = { 0 };
+
+	if (!boot)
+		return 0;
+	if (!fs || !scen || !round)
+		return cli_fail(EXIT_RUNTIME, "%s:%zu: not 'BOOT FS SCENARIO ROUND NS...'", path, lineno);
+	while ((tok = strtok_r(NULL, " \n", &save))) {
+		double *v = realloc(r.v, (r.n + 1) * sizeof(*v));
+		char *end;
+
+		if (!v)
+			goto nomem;
+		r.v = v;
+		r.v[r.n++] = strtod(tok, &end);
+		if (*end) {
+			free(r.v);
+			return cli_fail(EXIT_RUNTIME, "%s:%zu: '%s' is not a number", path, lineno, tok);
+		}
+	}
+	if (!r.n) {
+		return cli_fail(EXIT_RUNTIME, "%s:%zu: a run without samples", path, lineno);
+	}
+	if (!(g = find_group(gs, fs, scen)) ||
+	    !(runs = realloc(g->runs[side], (g->nruns[side] + 1) * sizeof(*runs))))
+		goto nomem;
+	g->runs[side] = runs;
+	runs[g->nruns[side]++] = r;
+	return 0;
+nomem:
+	free(r.v);
+	return cli_fail_errno(ENOMEM, "%s:%zu", path, lineno);
+}
+
+static int read_samples(struct groups *gs, int side, const char *dir)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0, lineno = 0;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/samples.txt", dir);
+	if (!(f = fopen(path, "r")))
+		return cli_fail_errno(errno, "open %s (not a gate run? make gate-run makes them)", path);
+	while (!err && getline(&line, &cap, f) > 0)
+		err = add_line(gs, side, line, path, ++lineno);
+	free(line);
+	fclose(f);
+	if (!err && !lineno)
+		err = cli_fail(EXIT_RUNTIME, "%s: empty", path);
+	cli_verbose("%s: %zu runs", path, lineno);
+	return err;
+}
+
+static void free_groups(struct groups *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		for (int s = 0; s < 2; s++) {
+			for (size_t r = 0; r < gs->g[i].nruns[s]; r++)
+				free(gs->g[i].runs[s][r].v);
+			free(gs->g[i].runs[s]);
+		}
+	free(gs->g);
+}
+
+/* ---- metadata ------------------------------------------------------------- */
+
+/* What must match for a comparison to mean anything; the kernel may differ
+ * (that is what a gate compares), and so may delay_ns (the power test). */
+static const char *const same_keys[] = {
+	"accelerator", "host_cpu", "qemu", "measure", "PAGES", "SCENARIOS", "guest_cpus",
+};
+
+static void meta_value(const char *dir, const char *key, char *out, size_t len)
+{
+	char path[4096], line[512];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/meta.txt", dir);
+	snprintf(out, len, "(none)");
+	if (!(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == '=') {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(out, len, "%s", line + klen + 1);
+			break;
+		}
+	fclose(f);
+}
+
+static int check_comparable(void)
+{
+	char a[256], b[256];
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(same_keys) / sizeof(*same_keys); i++) {
+		meta_value(env.dir[0], same_keys[i], a, sizeof(a));
+		meta_value(env.dir[1], same_keys[i], b, sizeof(b));
+		if (!strcmp(a, b))
+			continue;
+		if (env.force) {
+			fprintf(stderr, TOOL ": note: %s differs (base '%s', new '%s'): compared anyway (--force)\n",
+				same_keys[i], a, b);
+			continue;
+		}
+		if (!err)
+			err = cli_fail(EXIT_NOT_COMPARABLE, "not comparable: %s differs (base '%s', new '%s'); "
+				       "--force to compare anyway", same_keys[i], a, b);
+	}
+	return err;
+}
+
+/* ---- the comparison and its outputs ---------------------------------------- */
+
+static const struct metric {
+	const char *name;
+	double q;
+} metrics[] = { { "median", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 } };
+#define NMETRICS (sizeof(metrics) / sizeof(*metrics))
+
+struct row {
+	const struct group *g;
+	const struct metric *m;
+	struct gate_cmp c;
+};
+
+static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows)
+{
+	*rows = calloc(gs->n * NMETRICS + 1, sizeof(**rows));
+	*nrows = 0;
+	if (!*rows)
+		return cli_fail_errno(ENOMEM, "compare");
+	for (size_t i = 0; i < gs->n; i++) {
+		const struct group *g = &gs->g[i];
+		const double *ptrs[2][g->nruns[0] + g->nruns[1] + 1];
+		size_t ns[2][g->nruns[0] + g->nruns[1] + 1];
+		struct gate_side side[2];
+
+		for (int s = 0; s < 2; s++) {
+			for (size_t r = 0; r < g->nruns[s]; r++)
+				ptrs[s][r] = g->runs[s][r].v, ns[s][r] = g->runs[s][r].n;
+			side[s] = (struct gate_side){ ptrs[s], ns[s], g->nruns[s] };
+		}
+		for (size_t m = 0; m < NMETRICS; m++) {
+			struct row *row = &(*rows)[(*nrows)++];
+
+			row->g = g, row->m = &metrics[m];
+			if (gate_compare(&side[0], &side[1], metrics[m].q, &env.par, &row->c))
+				return cli_fail_errno(ENOMEM, "compare");
+		}
+	}
+	return 0;
+}
+
+static double pct(double sd, double mean)
+{
+	return mean ? 100 * sd / mean : 0;
+}
+
+static void print_text(const struct row *rows, size_t n, const size_t count[4])
+{
+	char kb[128], kn[128], how[256];
+
+	meta_value(env.dir[0], "kernel", kb, sizeof(kb));
+	meta_value(env.dir[1], "kernel", kn, sizeof(kn));
+	meta_value(env.dir[1], "accelerator", how, sizeof(how));
+	printf("gate: base %s (%s)\n      new  %s (%s)\n", env.dir[0], kb, env.dir[1], kn);
+	printf("      %s; per-fault latency in us; base/new: mean over runs +- stddev\n\n", how);
+	printf("%-5s %-22s %-6s %12s %7s %9s %12s %7s  %-7s %8s %17s %6s\n", "fs", "scenario", "metric",
+	       "base", "+-", "%change", "new", "+-", "verdict", "p", "interval", "floor");
+	for (size_t i = 0; i < n; i++) {
+		const struct gate_cmp *c = &rows[i].c;
+
+		printf("%-5s %-22s %-6s %12.1f %6.1f%% %+8.2f%% %12.1f %6.1f%%  %-7s %8.1e %+7.2f..%+6.2f%% %5.1f%%\n",
+		       rows[i].g->fs, rows[i].g->scen, rows[i].m->name, c->base_mean / 1000,
+		       pct(c->base_sd, c->base_mean), 100 * c->change, c->new_mean / 1000,
+		       pct(c->new_sd, c->new_mean), gate_verdict_names[c->verdict], c->p,
+		       100 * c->ci_lo, 100 * c->ci_hi, 100 * c->floor);
+	}
+	printf("\n%zu metrics: %zu worse, %zu better, %zu same, %zu unknown\n", n,
+	       count[GATE_WORSE], count[GATE_BETTER], count[GATE_SAME], count[GATE_UNKNOWN]);
+}
+
+static void json_side(struct json_writer *w, const char *key, size_t runs, double mean, double sd, double med)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	json_kv_uint(w, "runs", runs);
+	json_kv_double(w, "mean_ns", mean);
+	json_kv_double(w, "stddev_ns", sd);
+	json_kv_double(w, "median_ns", med);
+	json_end_object(w);
+}
+
+static int print_json(const struct row *rows, size_t n, const size_t count[4])
+{
+	struct json_writer w;
+
+	json_init(&w, stdout);
+	json_begin_object(&w);
+	json_kv_string(&w, "tool", TOOL);
+	json_kv_string(&w, "base", env.dir[0]);
+	json_kv_string(&w, "new", env.dir[1]);
+	json_key(&w, "params");
+	json_begin_object(&w);
+	json_kv_double(&w, "alpha", env.par.alpha);
+	json_kv_double(&w, "floor", env.par.floor);
+	json_kv_double(&w, "floor_min", env.par.floor_min);
+	json_kv_double(&w, "noise_k", env.par.noise_k);
+	json_kv_uint(&w, "min_runs", env.par.min_runs);
+	json_end_object(&w);
+	json_key(&w, "rows");
+	json_begin_array(&w);
+	for (size_t i = 0; i < n; i++) {
+		const struct gate_cmp *c = &rows[i].c;
+
+		json_begin_object(&w);
+		json_kv_string(&w, "fs", rows[i].g->fs);
+		json_kv_string(&w, "scenario", rows[i].g->scen);
+		json_kv_string(&w, "metric", rows[i].m->name);
+		json_side(&w, "base", c->n_base, c->base_mean, c->base_sd, c->base_med);
+		json_side(&w, "new", c->n_new, c->new_mean, c->new_sd, c->new_med);
+		json_kv_double(&w, "change", c->change);
+		json_kv_double(&w, "p", c->p);
+		json_kv_double(&w, "p_mann_whitney", c->p_mwu);
+		json_kv_double(&w, "p_ks", c->p_ks);
+		json_kv_double(&w, "ci_lo", isfinite(c->ci_lo) ? c->ci_lo : -1e9);
+		json_kv_double(&w, "ci_hi", isfinite(c->ci_hi) ? c->ci_hi : 1e9);
+		json_kv_double(&w, "floor", c->floor);
+		json_kv_string(&w, "verdict", gate_verdict_names[c->verdict]);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_key(&w, "verdicts");
+	json_begin_object(&w);
+	for (int v = 0; v < 4; v++)
+		json_kv_uint(&w, gate_verdict_names[v], count[v]);
+	json_end_object(&w);
+	json_end_object(&w);
+	return cli_json_finish(&w);
+}
+
+static void print_ktap(const struct row *rows, size_t n)
+{
+	struct ktap k;
+
+	ktap_begin_plan(&k, stdout, (int)n);
+	for (size_t i = 0; i < n; i++) {
+		const struct gate_cmp *c = &rows[i].c;
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s_%s_%s", rows[i].g->fs, rows[i].g->scen, rows[i].m->name);
+		ktap_result(&k, c->verdict == GATE_SAME || c->verdict == GATE_BETTER, name,
+			    "%s %+.2f%% (p %.1e, interval %+.2f..%+.2f%%, floor %.1f%%)",
+			    gate_verdict_names[c->verdict], 100 * c->change, c->p, 100 * c->ci_lo,
+			    100 * c->ci_hi, 100 * c->floor);
+	}
+	ktap_end(&k);
+}
+
+static int run_gate(void)
+{
+	struct groups gs = { 0 };
+	struct row *rows = NULL;
+	size_t nrows = 0, count[4] = { 0 };
+	int err;
+
+	if ((err = check_comparable()) || (err = read_samples(&gs, 0, env.dir[0])) ||
+	    (err = read_samples(&gs, 1, env.dir[1])) || (err = compare_all(&gs, &rows, &nrows)))
+		goto out;
+	for (size_t i = 0; i < nrows; i++)
+		count[rows[i].c.verdict]++;
+	if (env.json)
+		err = print_json(rows, nrows, count);
+	else if (env.ktap)
+		print_ktap(rows, nrows);
+	else
+		print_text(rows, nrows, count);
+	if (!err)
+		err = count[GATE_WORSE] ? EXIT_REGRESSION : count[GATE_UNKNOWN] ? EXIT_GATE_UNKNOWN : EXIT_OK;
+out:
+	free(rows);
+	free_groups(&gs);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
+	return run_gate();
+}
