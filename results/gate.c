@@ -18,6 +18,7 @@
 #include "gate_core.h"
 #include "json.h"
 #include "ktap.h"
+#include "stats.h"
 
 #define TOOL "gate"
 
@@ -27,12 +28,14 @@ const char argp_program_doc[] =
 "unknown (run more) against BASE.\n"
 "\n"
 "USAGE: gate --base DIR --new DIR [--json | --ktap] [--floor PCT] [--force]\n"
+"       gate --noise --base DIR [--json]\n"
 "\n"
 "EXAMPLES:\n"
 "    gate --base results/baselines/gate-A --new results/runs/gate-B\n"
 "    gate --base A --new B --json        # the same as JSON\n"
 "    gate --base A --new B --floor 2     # fixed 2 % size floor\n"
 "    gate --base A --new B --force       # compare runs of other machines\n"
+"    gate --noise --base A               # run-to-run and boot-to-boot CV\n"
 "\n"
 "A metric is worse (or better) when the per-fault distributions differ\n"
 "(min of Mann-Whitney U and Kolmogorov-Smirnov p below --alpha), its change\n"
@@ -45,11 +48,11 @@ const char argp_program_doc[] =
 
 static struct env {
 	const char *dir[2];	/* base, new */
-	bool json, ktap, force;
+	bool json, ktap, force, noise;
 	struct gate_params par;
 } env = { .par = GATE_PARAMS_DEFAULT };
 
-enum { OPT_BASE = 256, OPT_NEW, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_RUNS, OPT_FORCE };
+enum { OPT_BASE = 256, OPT_NEW, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_RUNS, OPT_FORCE, OPT_NOISE };
 
 static const struct argp_option opts[] = {
 	{ "base", OPT_BASE, "DIR", 0, "The gate run to compare against (required)", 0 },
@@ -60,6 +63,8 @@ static const struct argp_option opts[] = {
 	{ "alpha", OPT_ALPHA, "P", 0, "Significance level of the distribution tests (default 0.01)", 0 },
 	{ "min-runs", OPT_MIN_RUNS, "N", 0, "Runs needed per side and scenario (default 3)", 0 },
 	{ "force", OPT_FORCE, NULL, 0, "Compare runs whose metadata differ", 0 },
+	{ "noise", OPT_NOISE, NULL, 0, "No comparison: the base's noise per scenario and metric, "
+	  "as the coefficient of variation over its runs and over its boots", 0 },
 	{ "verbose", 'v', NULL, 0, "Say what is read", 0 },
 	CLI_OPT_HELP,
 	{},
@@ -87,6 +92,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'j': env.json = true; break;
 	case OPT_KTAP: env.ktap = true; break;
 	case OPT_FORCE: env.force = true; break;
+	case OPT_NOISE: env.noise = true; break;
 	case 'v': cli_verbose_on = true; break;
 	case OPT_FLOOR: env.par.floor = parse_fraction("--floor", arg, 100) / 100; break;
 	case OPT_ALPHA: env.par.alpha = parse_fraction("--alpha", arg, 1); break;
@@ -96,8 +102,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.par.min_runs = n;
 		break;
 	case ARGP_KEY_END:
-		if (!env.dir[0] || !env.dir[1])
-			cli_usage_error("--base DIR and --new DIR are required");
+		if (!env.dir[0] || (!env.dir[1] && !env.noise))
+			cli_usage_error("--base DIR and --new DIR are required (--noise: --base only)");
 		if (env.json && env.ktap)
 			cli_usage_error("--json or --ktap, not both");
 		break;
@@ -110,6 +116,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 /* ---- reading a gate run --------------------------------------------------- */
 
 struct run {
+	long boot;
 	double *v;
 	size_t n;
 };
@@ -150,14 +157,15 @@ static int add_line(struct groups *gs, int side, char *line, const char *path, s
 	char *scen = strtok_r(NULL, " \n", &save), *round = strtok_r(NULL, " \n", &save), *tok;
 	struct group *g;
 	struct run *runs, r = { 0 };
+	char *end;
 
 	if (!boot)
 		return 0;
-	if (!fs || !scen || !round)
+	r.boot = strtol(boot, &end, 10);
+	if (!fs || !scen || !round || *end)
 		return cli_fail(EXIT_RUNTIME, "%s:%zu: not 'BOOT FS SCENARIO ROUND NS...'", path, lineno);
 	while ((tok = strtok_r(NULL, " \n", &save))) {
 		double *v = realloc(r.v, (r.n + 1) * sizeof(*v));
-		char *end;
 
 		if (!v)
 			goto nomem;
@@ -410,6 +418,108 @@ static void print_ktap(const struct row *rows, size_t n)
 	ktap_end(&k);
 }
 
+/* ---- noise ----------------------------------------------------------------- */
+
+/* The quantile q of each boot's pooled samples: out[] (one per boot, in
+ * the order boots first appear), *nb of them. 0, or -1 out of memory. */
+static int boot_metrics(const struct group *g, double q, double *out, size_t *nb)
+{
+	const struct run *runs = g->runs[0];
+	size_t n = g->nruns[0];
+
+	*nb = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t total = 0, at = 0;
+		double *all;
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= runs[j].boot == runs[i].boot;
+		if (seen)
+			continue;
+		for (size_t j = i; j < n; j++)
+			total += runs[j].boot == runs[i].boot ? runs[j].n : 0;
+		if (!(all = malloc(total * sizeof(*all))))
+			return -1;
+		for (size_t j = i; j < n; j++)
+			if (runs[j].boot == runs[i].boot) {
+				memcpy(all + at, runs[j].v, runs[j].n * sizeof(*all));
+				at += runs[j].n;
+			}
+		out[(*nb)++] = stats_quantile(all, total, q);
+		free(all);
+	}
+	return 0;
+}
+
+struct noise {
+	size_t runs, boots;
+	double mean, cv_run, cv_boot;
+};
+
+static int noise_of(const struct group *g, double q, struct noise *out)
+{
+	size_t n = g->nruns[0];
+	double per_run[n + 1], per_boot[n + 1];
+
+	for (size_t i = 0; i < n; i++)
+		per_run[i] = stats_quantile(g->runs[0][i].v, g->runs[0][i].n, q);
+	if (boot_metrics(g, q, per_boot, &out->boots))
+		return -1;
+	out->runs = n;
+	out->mean = stats_mean(per_run, n);
+	out->cv_run = pct(stats_stddev(per_run, n), out->mean);
+	out->cv_boot = pct(stats_stddev(per_boot, out->boots), stats_mean(per_boot, out->boots));
+	return 0;
+}
+
+static int print_noise(const struct groups *gs)
+{
+	struct json_writer w;
+	char how[256];
+
+	meta_value(env.dir[0], "accelerator", how, sizeof(how));
+	if (env.json) {
+		json_init(&w, stdout);
+		json_begin_object(&w);
+		json_kv_string(&w, "run", env.dir[0]);
+		json_kv_string(&w, "accelerator", how);
+		json_key(&w, "noise");
+		json_begin_array(&w);
+	} else {
+		printf("noise of %s (%s)\n%-5s %-22s %-6s %5s %12s %8s %5s %9s\n", env.dir[0], how,
+		       "fs", "scenario", "metric", "runs", "mean us", "CV runs", "boots", "CV boots");
+	}
+	for (size_t i = 0; i < gs->n; i++)
+		for (size_t m = 0; m < NMETRICS; m++) {
+			struct noise z;
+
+			if (noise_of(&gs->g[i], metrics[m].q, &z))
+				return cli_fail_errno(ENOMEM, "noise");
+			if (!env.json) {
+				printf("%-5s %-22s %-6s %5zu %12.1f %7.2f%% %5zu %8.2f%%\n", gs->g[i].fs,
+				       gs->g[i].scen, metrics[m].name, z.runs, z.mean / 1000, z.cv_run,
+				       z.boots, z.cv_boot);
+				continue;
+			}
+			json_begin_object(&w);
+			json_kv_string(&w, "fs", gs->g[i].fs);
+			json_kv_string(&w, "scenario", gs->g[i].scen);
+			json_kv_string(&w, "metric", metrics[m].name);
+			json_kv_uint(&w, "runs", z.runs);
+			json_kv_double(&w, "mean_ns", z.mean);
+			json_kv_double(&w, "cv_runs_pct", z.cv_run);
+			json_kv_uint(&w, "boots", z.boots);
+			json_kv_double(&w, "cv_boots_pct", z.cv_boot);
+			json_end_object(&w);
+		}
+	if (!env.json)
+		return 0;
+	json_end_array(&w);
+	json_end_object(&w);
+	return cli_json_finish(&w);
+}
+
 static int run_gate(void)
 {
 	struct groups gs = { 0 };
@@ -417,6 +527,12 @@ static int run_gate(void)
 	size_t nrows = 0, count[4] = { 0 };
 	int err;
 
+	if (env.noise) {
+		err = read_samples(&gs, 0, env.dir[0]);
+		if (!err)
+			err = print_noise(&gs);
+		goto out;
+	}
 	if ((err = check_comparable()) || (err = read_samples(&gs, 0, env.dir[0])) ||
 	    (err = read_samples(&gs, 1, env.dir[1])) || (err = compare_all(&gs, &rows, &nrows)))
 		goto out;

@@ -31,7 +31,7 @@ $(O)/tests/test_stats: tests/unit/test_stats.c $(STATS_OBJ) $(LIB_OBJS) tests/un
 # wall time under TCG gave 14-33 % (results/baselines/measure-modes-*).
 # MEASURE=wall: TCG multi-threaded wall time, as make reproduce.
 MEASURE ?= icount
-ICOUNT ?= shift=4,sleep=on,align=off
+ICOUNT ?= shift=4,sleep=off,align=off
 BOOTS ?= 3
 GATE_ROUNDS ?= 5
 DELAY_NS ?= 0
