@@ -8,8 +8,10 @@ set -eu
 # xz-utils: the modules of Debian's 6.12 and later kernels are .ko.xz. The
 # guest kernels' headers are unpacked by vm/fetch-kernel.sh, not installed.
 # flex, bison: kconfig, for the fragment merge make check tests on a source tree.
+# gnuplot-nox: the plots of gate runs, gates and reports (results/plot.sh).
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison"
+qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison
+gnuplot-nox"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
 PACKAGES="$PACKAGES $*"

@@ -533,8 +533,8 @@ static int run_gate(void)
 			err = print_noise(&gs);
 		goto out;
 	}
-	if ((err = check_comparable()) || (err = read_samples(&gs, 0, env.dir[0])) ||
-	    (err = read_samples(&gs, 1, env.dir[1])) || (err = compare_all(&gs, &rows, &nrows)))
+	if ((err = read_samples(&gs, 0, env.dir[0])) || (err = read_samples(&gs, 1, env.dir[1])) ||
+	    (err = check_comparable()) || (err = compare_all(&gs, &rows, &nrows)))
 		goto out;
 	for (size_t i = 0; i < nrows; i++)
 		count[rows[i].c.verdict]++;

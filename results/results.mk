@@ -48,3 +48,22 @@ $(DELAY_KO): bench/delay/fault_delay.c bench/delay/Kbuild mk/kmod.sh $(GUEST_STA
 # One gate run (BOOTS boots x GATE_ROUNDS rounds), into results/runs/ (RUN_DIR=).
 gate-run: all $(INITRD) $(DELAY_KO)
 	$(Q)$(GATE_RUN_ENV) sh bench/gate-run.sh
+
+# ---- the gate ---------------------------------------------------------------
+# make gate BASE=RUN NEW=RUN [GATE_OUT=DIR] [GATE_FLAGS=--floor 2]: the
+# verdict table, JSON, KTAP, noise, plots and report.md into GATE_OUT; the
+# exit status is the gate's (16 regression, 17 unknown, 18 not comparable).
+GATE_OUT ?= results/runs/gate-$(notdir $(NEW))-vs-$(notdir $(BASE))
+.PHONY: gate baseline
+gate: $(GATE)
+	$(Q)[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo 'make gate: BASE=RUN and NEW=RUN are required (gate runs: make gate-run)' >&2; exit 2; }
+	$(Q)sh mk/deps.sh
+	$(Q)GATE=$(GATE) sh results/gate-report.sh $(BASE) $(NEW) $(GATE_OUT) $(GATE_FLAGS)
+
+# make baseline: a gate run of this kernel (BOOTS x GATE_ROUNDS) kept under
+# results/baselines/, with its noise table and plots.
+BASELINE_DIR ?= results/baselines/gate-$(GUEST)-$(shell date -u +%Y%m%dT%H%M%SZ)-$(shell git rev-parse --short HEAD 2>/dev/null)
+baseline: deps
+	$(Q)$(MAKE) --no-print-directory gate-run RUN_DIR=$(BASELINE_DIR)
+	$(Q)$(GATE) --noise --base $(BASELINE_DIR) | tee $(BASELINE_DIR)/noise.txt
+	$(Q)sh results/plot.sh run $(BASELINE_DIR) $(BASELINE_DIR)

@@ -1,0 +1,60 @@
+#!/bin/sh
+# make gate: compare two gate runs and write the evidence next to the
+# verdict: OUT/gate.txt (the table), gate.json, gate.ktap, noise of each
+# side, the CDF plots (results/plot.sh) and OUT/report.md tying them
+# together. Exit status: the gate's (0, 16 regression, 17 unknown, 18 not
+# comparable, 2 usage).
+# Usage: gate-report.sh BASE NEW OUT [gate options...]
+set -u
+[ $# -ge 3 ] || { echo "usage: gate-report.sh BASE NEW OUT [gate options]" >&2; exit 2; }
+base=$1 new=$2 out=$3
+shift 3
+gate=${GATE:-.output/bin/gate}
+mkdir -p "$out" || exit 2
+"$gate" --base "$base" --new "$new" "$@" >"$out/gate.txt"
+rc=$?
+cat "$out/gate.txt"
+# Refused or bad usage: the one line said why; no report of nothing.
+[ "$rc" = 0 ] || [ "$rc" = 16 ] || [ "$rc" = 17 ] || exit "$rc"
+"$gate" --base "$base" --new "$new" --json "$@" >"$out/gate.json"
+"$gate" --base "$base" --new "$new" --ktap "$@" >"$out/gate.ktap"
+"$gate" --noise --base "$base" >"$out/noise-base.txt"
+"$gate" --noise --base "$new" >"$out/noise-new.txt"
+plots=$(sh results/plot.sh gate "$base" "$new" "$out" 2>"$out/plot.err") ||
+	echo "gate: plots failed: $(head -n 1 "$out/plot.err")" >&2
+verdict=$(tail -n 1 "$out/gate.txt")
+{
+	echo "# Gate: $(basename "$new") against $(basename "$base")"
+	echo
+	echo "**$verdict** (exit $rc: $(case $rc in 0) echo "no regression";; 16) echo "a regression";; 17) echo "no regression, some metric unknown: run more";; esac))"
+	echo
+	echo "A metric is *worse* or *better* when the per-fault distributions differ (min of Mann-Whitney U"
+	echo "and Kolmogorov-Smirnov p < alpha), the change of its median over runs is at least the floor, and"
+	echo "the bootstrap interval of that change over runs excludes 0; *same* when the interval lies within"
+	echo "the floor; else *unknown* (run more). The floor comes from the base's own run-to-run noise."
+	echo
+	echo '```'
+	cat "$out/gate.txt"
+	echo '```'
+	echo
+	for p in $plots; do echo "![$(basename "$p" .png)]($(basename "$p"))"; echo; done
+	echo "## Noise of each side (coefficient of variation over runs and over boots)"
+	echo
+	echo '```'
+	cat "$out/noise-base.txt"
+	echo
+	cat "$out/noise-new.txt"
+	echo '```'
+	echo
+	echo "## How the runs were obtained"
+	echo
+	for side in base new; do
+		eval "dir=\$$side"
+		echo "$side: \`$dir\`"
+		echo '```'
+		cat "$dir/meta.txt"
+		echo '```'
+	done
+} >"$out/report.md"
+echo "gate: report in $out/report.md"
+exit "$rc"
