@@ -67,3 +67,19 @@ baseline: deps
 	$(Q)$(MAKE) --no-print-directory gate-run RUN_DIR=$(BASELINE_DIR)
 	$(Q)$(GATE) --noise --base $(BASELINE_DIR) | tee $(BASELINE_DIR)/noise.txt
 	$(Q)sh results/plot.sh run $(BASELINE_DIR) $(BASELINE_DIR)
+
+# ---- how far the gate can be trusted (long: minutes per gate run) ----------
+# make gate-aa [AA_N=20]: A/A comparisons, every verdict counted.
+# make gate-power [POWER_TARGET=ext4/empty-none-sync POWER_DELAYS=... POWER_TRIALS=4]:
+# the detection rate of an injected delay (bench/delay/fault_delay.ko).
+AA_N ?= 20
+POWER_TARGET ?= ext4/empty-none-sync
+POWER_DELAYS ?= 14300 28600 71400 142900 357000
+POWER_TRIALS ?= 4
+STUDY_ID = $(shell date -u +%Y%m%dT%H%M%SZ)-$(shell git rev-parse --short HEAD 2>/dev/null)
+.PHONY: gate-aa gate-power
+gate-aa: all $(INITRD) $(DELAY_KO)
+	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh bench/gate-study.sh aa $(AA_N) results/runs/gate-aa-$(STUDY_ID)
+gate-power: all $(INITRD) $(DELAY_KO)
+	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh bench/gate-study.sh power $(POWER_TARGET) "$(POWER_DELAYS)" $(POWER_TRIALS) \
+		results/runs/gate-power-$(STUDY_ID)
