@@ -40,7 +40,9 @@ bench_run() {
 	watchdog=${VM_TIMEOUT:-$((120 + runs * 10 * ((PAGES + 511) / 512)))}
 	run_dir "$name"
 	trap 'rm -rf "$run"; exit 130' INT TERM
-	work=${O:-.output}/$name
+	# One folder per run: two runs at once (make check's gate next to a long
+	# study) must not share their job files.
+	work=${O:-.output}/work/$(echo "$run" | tr / _)
 	mkdir -p "$work"
 	# Values may hold spaces (a scenario list): quote them for the guest's sh.
 	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"

@@ -83,3 +83,13 @@ gate-aa: all $(INITRD) $(DELAY_KO)
 gate-power: all $(INITRD) $(DELAY_KO)
 	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh bench/gate-study.sh power $(POWER_TARGET) "$(POWER_DELAYS)" $(POWER_TRIALS) \
 		results/runs/gate-power-$(STUDY_ID)
+
+# ---- make check's short gate ----------------------------------------------
+# Three one-boot gate runs (base, A/A, fault_delay): about 90 s.
+KERNEL_CHECKS += check-gate
+KERNEL_TAPS += $(CHECK)/gate.tap
+.PHONY: check-gate
+check-gate: all $(INITRD) $(DELAY_KO) | $(CHECK)
+	@echo '  TEST     short gate: A/A and a known slowdown (QEMU $(ACCEL), measure $(MEASURE), kernel $(GUEST_KVER))'
+	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh tests/host/gate-check.sh $(CHECK)/gate >$(CHECK)/gate.tap 2>&1; \
+	grep -E '^(not )?ok |^# (aa|slow):' $(CHECK)/gate.tap | sed 's/^/  /'; true
