@@ -93,3 +93,17 @@ check-gate: all $(INITRD) $(DELAY_KO) | $(CHECK)
 	@echo '  TEST     short gate: A/A and a known slowdown (QEMU $(ACCEL), measure $(MEASURE), kernel $(GUEST_KVER))'
 	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh tests/host/gate-check.sh $(CHECK)/gate >$(CHECK)/gate.tap 2>&1; \
 	grep -E '^(not )?ok |^# (aa|slow):' $(CHECK)/gate.tap | sed 's/^/  /'; true
+
+# make gate-kernels: a gate run on every kernel of kernel-config/kernels.txt,
+# then each gated against the first (the default): "did the fault path get
+# slower between these kernels", with reports under the study's folder.
+GATE_KERNELS_DIR ?= results/runs/gate-kernels-$(STUDY_ID)
+.PHONY: gate-kernels
+gate-kernels: deps
+	$(Q)for k in $(KERNELS); do $(MAKE) --no-print-directory GUEST=$$k all initramfs || exit 1; done
+	$(Q)for k in $(KERNELS); do \
+		$(MAKE) --no-print-directory GUEST=$$k gate-run RUN_DIR=$(GATE_KERNELS_DIR)/$$k || exit 1; done
+	$(Q)set -- $(KERNELS); first=$$1; shift; rc=0; for k in "$$@"; do \
+		echo "=== gate: $$k against $$first"; \
+		GATE=$(GATE) sh results/gate-report.sh $(GATE_KERNELS_DIR)/$$first $(GATE_KERNELS_DIR)/$$k \
+			$(GATE_KERNELS_DIR)/gate-$$k-vs-$$first $(GATE_FLAGS) || rc=$$?; done; exit $$rc
