@@ -15,11 +15,13 @@ fs_setup ext4 /dev/pmem0 || fail "ext4 -o dax"
 fs_setup xfs /dev/pmem1 || fail "xfs -o dax"
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
+: >/tmp/samples.txt
 
 for fs in $(fs_list); do
 	for scen in $SCENARIOS; do
 		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "/mnt/$fs/bench"
-		faultlat "$@" --json-out /tmp/out.json >/tmp/out.txt || fail "faultlat $* failed"
+		faultlat "$@" --json-out /tmp/out.json --samples-out /tmp/s.txt >/tmp/out.txt || fail "faultlat $* failed"
+		echo "1 $fs $scen 1 $(cat /tmp/s.txt)" >>/tmp/samples.txt
 		emit "$fs/$scen.txt" /tmp/out.txt
 		emit "$fs/$scen.json" /tmp/out.json
 		if [ "$KERNEL_VIEW" = 1 ]; then
@@ -32,3 +34,5 @@ for fs in $(fs_list); do
 		echo "$fs $scen done"
 	done
 done
+# Every fault's latency, in a gate run's format: for the plots.
+emit samples.txt /tmp/samples.txt

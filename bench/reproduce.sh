@@ -34,6 +34,35 @@ for fs in ext4 xfs; do
 		sh bench/kernel-view.sh "$run/$fs" $SCENARIOS | tee "$run/kernel-view-$fs.txt" || rc=1
 	fi
 done
+# The pictures and one page that ties tables and pictures together.
+plots=$(sh results/plot.sh run "$run" "$run" 2>"$run/plot.err") || echo "reproduce: plots failed: $(head -n 1 "$run/plot.err")" >&2
+if [ "$KERNEL_VIEW" = 1 ]; then
+	for fs in ext4 xfs; do
+		p=$(sh results/plot.sh phases "$run/$fs"/traced/*-sync.kernel.json "$run/$fs" 2>>"$run/plot.err") && plots="$plots $p"
+	done
+fi
+{
+	echo "# make reproduce: $label"
+	echo
+	for fs in ext4 xfs; do
+		echo "## $fs -o dax"
+		echo
+		echo '```'
+		cat "$run/report-$fs.txt"
+		[ -f "$run/kernel-view-$fs.txt" ] && { echo; cat "$run/kernel-view-$fs.txt"; }
+		echo '```'
+		echo
+		for p in $plots; do
+			case $p in *"$fs"*) echo "![${p#"$run"/}](${p#"$run"/})"; echo ;; esac
+		done
+	done
+	echo "## How it was obtained"
+	echo
+	echo '```'
+	cat "$run/meta.txt"
+	echo '```'
+} >"$run/report.md"
+[ -s "$run/plot.err" ] || rm -f "$run/plot.err"
 echo
-echo "reproduce: results in $run (meta.txt says how they were obtained)"
+echo "reproduce: results in $run (report.md: tables and plots; meta.txt says how they were obtained)"
 exit $rc

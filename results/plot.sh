@@ -114,8 +114,9 @@ plot_phases() {
 	eval "out=\${$#}"
 	rows=$(mktemp)
 	while [ $# -gt 1 ]; do
-		jq -r --arg n "$(basename "$1" .kernel.json)" \
-			'[$n] + ([.phases[] | select(.phase <= 3) | .avg] | map(tostring)) | join(" ")' "$1" >>"$rows" ||
+		# A file without synchronous faults (preallocated blocks) has no bar.
+		jq -r --arg n "$(basename "$1" .kernel.json)" '[.phases[] | select(.phase <= 3) | .avg] |
+			select(length == 3) | [$n] + map(tostring) | join(" ")' "$1" >>"$rows" ||
 			die "$1: no phases (daxlat --json output?)"
 		shift
 	done
@@ -123,7 +124,7 @@ plot_phases() {
 	gnuplot <<EOF
 set terminal pngcairo size 900,500 font ",10" noenhanced
 set output '$out/phases.png'
-set title "Where a synchronous fault's time goes (daxlat: average per phase, us)"
+set title "Where a synchronous fault's time goes, $(basename "$out") (daxlat: average per phase, us)"
 set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
