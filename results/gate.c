@@ -39,9 +39,10 @@ const char argp_program_doc[] =
 "\n"
 "A metric is worse (or better) when the per-fault distributions differ\n"
 "(min of Mann-Whitney U and Kolmogorov-Smirnov p below --alpha), its change\n"
-"is at least the floor, and the bootstrap interval of the change over runs\n"
-"excludes 0; the same when that interval lies within +-floor; else unknown.\n"
-"The floor is derived from the base's own run-to-run noise: max(1 %, 3 x CV).\n"
+"is at least the floor, and the bootstrap interval of the change over boots\n"
+"excludes 0; the same when that interval lies within +-floor; else unknown\n"
+"(also with fewer than --min-boots boots a side). The floor comes from the\n"
+"boot-to-boot noise of both sides: max(1 %, 3 x CV).\n"
 "\n"
 "Exit status: 0 no regression and every metric decided, 16 a regression,\n"
 "17 no regression but some metric unknown, 18 runs not comparable, 2 usage.";
@@ -52,7 +53,7 @@ static struct env {
 	struct gate_params par;
 } env = { .par = GATE_PARAMS_DEFAULT };
 
-enum { OPT_BASE = 256, OPT_NEW, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_RUNS, OPT_FORCE, OPT_NOISE };
+enum { OPT_BASE = 256, OPT_NEW, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_BOOTS, OPT_FORCE, OPT_NOISE };
 
 static const struct argp_option opts[] = {
 	{ "base", OPT_BASE, "DIR", 0, "The gate run to compare against (required)", 0 },
@@ -61,7 +62,7 @@ static const struct argp_option opts[] = {
 	{ "ktap", OPT_KTAP, NULL, 0, "KTAP output: one result per metric, not ok when worse or unknown", 0 },
 	{ "floor", OPT_FLOOR, "PCT", 0, "Fixed size floor in percent (default: from the base's noise)", 0 },
 	{ "alpha", OPT_ALPHA, "P", 0, "Significance level of the distribution tests (default 0.01)", 0 },
-	{ "min-runs", OPT_MIN_RUNS, "N", 0, "Runs needed per side and scenario (default 3)", 0 },
+	{ "min-boots", OPT_MIN_BOOTS, "N", 0, "Boots needed per side (default 3)", 0 },
 	{ "force", OPT_FORCE, NULL, 0, "Compare runs whose metadata differ", 0 },
 	{ "noise", OPT_NOISE, NULL, 0, "No comparison: the base's noise per scenario and metric, "
 	  "as the coefficient of variation over its runs and over its boots", 0 },
@@ -96,10 +97,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v': cli_verbose_on = true; break;
 	case OPT_FLOOR: env.par.floor = parse_fraction("--floor", arg, 100) / 100; break;
 	case OPT_ALPHA: env.par.alpha = parse_fraction("--alpha", arg, 1); break;
-	case OPT_MIN_RUNS:
+	case OPT_MIN_BOOTS:
 		if (!cli_parse_u64(arg, 10, 1, 1000, &n))
-			cli_usage_error("--min-runs '%s': a number from 1 to 1000", arg);
-		env.par.min_runs = n;
+			cli_usage_error("--min-boots '%s': a number from 1 to 1000", arg);
+		env.par.min_boots = n;
 		break;
 	case ARGP_KEY_END:
 		if (!env.dir[0] || (!env.dir[1] && !env.noise))
@@ -294,12 +295,14 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 		const struct group *g = &gs->g[i];
 		const double *ptrs[2][g->nruns[0] + g->nruns[1] + 1];
 		size_t ns[2][g->nruns[0] + g->nruns[1] + 1];
+		long boots[2][g->nruns[0] + g->nruns[1] + 1];
 		struct gate_side side[2];
 
 		for (int s = 0; s < 2; s++) {
 			for (size_t r = 0; r < g->nruns[s]; r++)
-				ptrs[s][r] = g->runs[s][r].v, ns[s][r] = g->runs[s][r].n;
-			side[s] = (struct gate_side){ ptrs[s], ns[s], g->nruns[s] };
+				ptrs[s][r] = g->runs[s][r].v, ns[s][r] = g->runs[s][r].n,
+				boots[s][r] = g->runs[s][r].boot;
+			side[s] = (struct gate_side){ ptrs[s], ns[s], boots[s], g->nruns[s] };
 		}
 		for (size_t m = 0; m < NMETRICS; m++) {
 			struct row *row = &(*rows)[(*nrows)++];
@@ -325,7 +328,7 @@ static void print_text(const struct row *rows, size_t n, const size_t count[4])
 	meta_value(env.dir[1], "kernel", kn, sizeof(kn));
 	meta_value(env.dir[1], "accelerator", how, sizeof(how));
 	printf("gate: base %s (%s)\n      new  %s (%s)\n", env.dir[0], kb, env.dir[1], kn);
-	printf("      %s; per-fault latency in us; base/new: mean over runs +- stddev\n\n", how);
+	printf("      %s; per-fault latency in us; base/new: mean over boots +- stddev\n\n", how);
 	printf("%-5s %-22s %-6s %12s %7s %9s %12s %7s  %-7s %8s %17s %6s\n", "fs", "scenario", "metric",
 	       "base", "+-", "%change", "new", "+-", "verdict", "p", "interval", "floor");
 	for (size_t i = 0; i < n; i++) {
@@ -345,7 +348,7 @@ static void json_side(struct json_writer *w, const char *key, size_t runs, doubl
 {
 	json_key(w, key);
 	json_begin_object(w);
-	json_kv_uint(w, "runs", runs);
+	json_kv_uint(w, "boots", runs);
 	json_kv_double(w, "mean_ns", mean);
 	json_kv_double(w, "stddev_ns", sd);
 	json_kv_double(w, "median_ns", med);
@@ -367,7 +370,7 @@ static int print_json(const struct row *rows, size_t n, const size_t count[4])
 	json_kv_double(&w, "floor", env.par.floor);
 	json_kv_double(&w, "floor_min", env.par.floor_min);
 	json_kv_double(&w, "noise_k", env.par.noise_k);
-	json_kv_uint(&w, "min_runs", env.par.min_runs);
+	json_kv_uint(&w, "min_boots", env.par.min_boots);
 	json_end_object(&w);
 	json_key(&w, "rows");
 	json_begin_array(&w);

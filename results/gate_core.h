@@ -4,21 +4,26 @@
  * the host unit tests can feed it synthetic samples.
  *
  * A run is one faultlat run (PAGES faults) of one scenario on one
- * filesystem; a side (base or new) has several, from several boots. Per
- * metric (a quantile of the per-fault latencies), the verdict:
+ * filesystem; a side (base or new) has several, from several boots. The
+ * unit of replication is the boot: runs of one boot share its state, and
+ * measured under icount two boots differ more than two runs of one boot
+ * (an A/A study with one boot per side called 3 of 480 metrics worse). A
+ * boot's value of a metric is that quantile of all its per-fault values.
+ * Per metric, the verdict:
  *
- *   worse / better  both sides have at least min_runs runs, the per-fault
- *                   distributions differ (p = min(Mann-Whitney U, KS) <
- *                   alpha, as Chromium's Pinpoint), the change of the
- *                   metric's median over runs is at least the floor, and
- *                   the bootstrap interval of that change (runs
- *                   resampled: boot-to-boot noise counts) excludes 0;
- *   same            both sides have min_runs, and the whole interval lies
+ *   worse / better  both sides have at least min_boots boots, the
+ *                   per-fault distributions differ (p = min(Mann-Whitney
+ *                   U, KS) < alpha, as Chromium's Pinpoint), the change of
+ *                   the median over boots is at least the floor, and the
+ *                   bootstrap interval of that change (boots resampled)
+ *                   excludes 0;
+ *   same            both sides have min_boots, and the whole interval lies
  *                   within +-floor;
  *   unknown         anything else: run more.
  *
- * The floor: fixed (floor >= 0), or derived from the base's own noise:
- * max(floor_min, noise_k x the coefficient of variation of its runs).
+ * The floor: fixed (floor >= 0), or derived from the boot-to-boot noise of
+ * both sides (pooled standard deviation over the base's mean):
+ * max(floor_min, noise_k x that coefficient of variation).
  */
 #ifndef SUITE_GATE_CORE_H
 #define SUITE_GATE_CORE_H
@@ -33,24 +38,26 @@ struct gate_params {
 	double floor;		/* fixed size floor as a fraction; < 0: derived */
 	double floor_min;	/* the derived floor's least value (0.01) */
 	double noise_k;		/* derived floor: noise_k x base CV (3) */
-	size_t min_runs;	/* per side (3) */
+	size_t min_boots;	/* per side (3) */
 	unsigned int iters;	/* bootstrap resamples (2000) */
 	double level;		/* bootstrap interval (0.95) */
 };
 #define GATE_PARAMS_DEFAULT { 0.01, -1, 0.01, 3, 3, 2000, 0.95 }
 
-/* One side's samples of one scenario: runs[i] has n[i] per-fault values. */
+/* One side's samples of one scenario: runs[i] has n[i] per-fault values
+ * and came from boot[i]. */
 struct gate_side {
 	const double *const *runs;
 	const size_t *n;
+	const long *boot;
 	size_t nruns;
 };
 
 struct gate_cmp {
-	size_t n_base, n_new;		/* runs */
-	double base_mean, base_sd;	/* of the runs' metric values */
+	size_t n_base, n_new;		/* boots */
+	double base_mean, base_sd;	/* of the boots' metric values */
 	double new_mean, new_sd;
-	double base_med, new_med;	/* median of the runs' metric values */
+	double base_med, new_med;	/* median of the boots' metric values */
 	double change;			/* new_med / base_med - 1 */
 	double p_mwu, p_ks, p;		/* on the pooled per-fault values */
 	double ci_lo, ci_hi;		/* bootstrap interval of change */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Host unit tests of the regression gate (.output/bin/gate) on synthetic gate
 # runs: identical sides are "same", a 5 % slowdown "worse" (exit 16), a 5 %
-# speedup "better", too few runs or an interval wider than the floor
+# speedup "better", fewer than 3 boots or an interval wider than the floor
 # "unknown" (17), a noisy base raises the floor, other metadata is refused (18) unless --force, --noise and --json
 # say what they should, bad input is one line. KTAP output.
 set -u
@@ -12,16 +12,16 @@ gate=${GATE:-$root/.output/bin/gate}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-gate.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# mkrun DIR RUNS FACTOR [JITTER_PCT]: a gate run of 2 boots, RUNS rounds
-# each, one scenario on ext4, 200 faults per run spread 1000..1199 ns times
-# FACTOR; run r of boot b is also scaled by 1 + JITTER% x (r+b odd ? 1 : -1).
+# mkrun DIR RUNS FACTOR [JITTER_PCT]: a gate run of BOOTS boots (3), RUNS
+# rounds each, one scenario on ext4, 200 faults per run spread 1000..1199 ns
+# times FACTOR; boot 1 is also scaled by 1 + JITTER %, boot 2 by 1 - JITTER %.
 # MEASURE: its meta.txt's measure= (icount).
 mkrun() {
 	dir=$1 runs=$2 factor=$3 jitter=${4:-0}
 	mkdir -p "$dir"
-	awk -v runs="$runs" -v f="$factor" -v j="$jitter" 'BEGIN {
-		for (b = 1; b <= 2; b++) for (r = 1; r <= runs; r++) {
-			s = f * (1 + j / 100 * ((r + b) % 2 ? 1 : -1)); line = b " ext4 empty-none-sync " r
+	awk -v runs="$runs" -v f="$factor" -v j="$jitter" -v boots="${BOOTS:-3}" 'BEGIN {
+		for (b = 1; b <= boots; b++) for (r = 1; r <= runs; r++) {
+			s = f * (1 + j / 100 * (b == 1 ? 1 : b == 2 ? -1 : 0)); line = b " ext4 empty-none-sync " r
 			for (i = 0; i < 200; i++) line = line " " int((1000 + (i * 37) % 200) * s)
 			print line } }' >"$dir/samples.txt"
 	{ echo "accelerator=tcg,thread=single,icount=shift=4"; echo "host_cpu=AMD EPYC"
@@ -39,7 +39,7 @@ mkrun "$tmp/base" 3 1
 mkrun "$tmp/same" 3 1
 mkrun "$tmp/slow" 3 1.05
 mkrun "$tmp/fast" 3 0.95
-mkrun "$tmp/few" 1 1.05
+BOOTS=2 mkrun "$tmp/few" 3 1.05
 mkrun "$tmp/noisy" 3 1 4
 mkrun "$tmp/noisy_slow" 3 1.05 4
 MEASURE=wall mkrun "$tmp/wall" 3 1
@@ -47,8 +47,9 @@ MEASURE=wall mkrun "$tmp/wall" 3 1
 t_same() { g --base "$tmp/base" --new "$tmp/same" --json && want_verdict median same && want_verdict p99 same; }
 t_worse() { g --base "$tmp/base" --new "$tmp/slow" --json; want_rc 16 && want_verdict median worse; }
 t_better() { g --base "$tmp/base" --new "$tmp/fast" --json && want_verdict median better; }
+# Two boots: not enough to know the boot-to-boot noise.
 t_too_few() { g --base "$tmp/base" --new "$tmp/few" --json; want_rc 17 && want_verdict median unknown; }
-# 4 % jitter between runs: the floor rises to 3 x CV (12 %), so 5 % is not
+# 4 % jitter between boots: the floor rises to 3 x CV (12 %), so 5 % is not
 # "worse" (unknown or same), and the table says which floor it used.
 t_noise_floor() {
 	g --base "$tmp/noisy" --new "$tmp/noisy_slow" --json
@@ -56,6 +57,9 @@ t_noise_floor() {
 	jq -e '.rows[0].floor > 0.1' "$tmp/out" >/dev/null || { echo "floor $(jq .rows[0].floor "$tmp/out")"; return 1; }
 }
 # Floor 10 %: a sure 5 % change is below what matters, so "same".
+# 5 % slower but the boots overlap: with a 1 % floor the change is large
+# and the per-fault test significant, yet the interval over boots holds 0.
+t_interval_holds_zero() { g --base "$tmp/noisy" --new "$tmp/noisy_slow" --floor 1 --json; want_rc 17 && want_verdict median unknown; }
 t_fixed_floor() { g --base "$tmp/base" --new "$tmp/slow" --floor 10 --json && want_verdict median same; }
 # 4 % noise and a fixed 2 % floor: the interval cannot fit in it, "unknown".
 t_wide_interval() { g --base "$tmp/noisy" --new "$tmp/noisy" --floor 2 --json; want_rc 17 && want_verdict median unknown; }
@@ -78,7 +82,7 @@ t_ktap() {
 }
 t_noise() {
 	g --noise --base "$tmp/noisy" --json
-	jq -e '.noise[0] | .runs == 6 and .boots == 2 and .cv_runs_pct > 3.5 and .cv_runs_pct < 5' "$tmp/out" >/dev/null ||
+	jq -e '.noise[0] | .runs == 9 and .boots == 3 and .cv_boots_pct > 3.5 and .cv_boots_pct < 5' "$tmp/out" >/dev/null ||
 		{ echo "noise: $(cat "$tmp/out")"; return 1; }
 }
 t_bad_input() {
@@ -96,9 +100,10 @@ ktap_start
 ktap_check identical_runs_same t_same
 ktap_check five_pct_slower_worse t_worse
 ktap_check five_pct_faster_better t_better
-ktap_check one_run_per_boot_unknown t_too_few
+ktap_check two_boots_unknown t_too_few
 ktap_check noisy_base_raises_floor t_noise_floor
 ktap_check fixed_floor_above_change t_fixed_floor
+ktap_check interval_over_boots_holds_zero t_interval_holds_zero
 ktap_check wide_interval_unknown t_wide_interval
 ktap_check other_measure_refused t_refused
 ktap_check force_compares_anyway t_forced
