@@ -112,9 +112,10 @@ help:
 	@echo 'make check-kernels      the guest half of make check on every kernel of kernel-config/kernels.txt'
 	@echo 'make reproduce-kernels  the reproduce scenarios on every kernel, interleaved; one cross-kernel table'
 	@echo 'make kernel-source GUEST=6.12; make kernel KSRC=.output/src/6.12/linux-source-6.12   build your own'
+	@echo 'make gate-run; make baseline; make gate BASE=RUN NEW=RUN   the regression gate (gate-aa, gate-power, gate-kernels: its studies)'
 	@echo 'make clean      remove $(O)/'
 	@echo 'Variables: V=1 (verbose), GUEST=NAME (guest kernel, one of: $(KERNELS)), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel),'
-	@echo '  ACCEL=tcg|kvm, PAGES, REPS, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS'
+	@echo '  ACCEL=tcg|kvm, PAGES, REPS, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS, MEASURE=icount|wall, BOOTS, GATE_ROUNDS, DELAY_NS'
 
 deps:
 	$(Q)sh mk/deps.sh
