@@ -3,7 +3,7 @@
 # interleaved rounds of the gate scenarios each), into one folder
 # results/runs/gate-DATE-REV/ (RUN_DIR to name it): meta.txt (how it was
 # obtained, boot 1's label), samples.txt ("BOOT FS SCENARIO ROUND NS..."),
-# boot-N/ (each boot's own meta and samples). What results/gate.c compares.
+# boot-N/ (each boot's own meta and console). What results/gate.c compares.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER
 # KOUT O PAGES ROUNDS BOOTS MEASURE (icount|wall) ICOUNT DELAY_NS DELAY_KO
 set -eu
@@ -37,7 +37,8 @@ while [ $b -le "$BOOTS" ]; do
 	echo "gate run: boot $b of $BOOTS"
 	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * ROUNDS * $(echo $SCENARIOS | wc -w))) \
 		PAGES ROUNDS SCENARIOS DELAY_NS || { rm -rf "$top"; exit 1; }
-	sed "s/^/$b /" "$top/boot-$b/samples.txt" >>"$top/samples.txt"
+	# One copy of the samples: the run's, with the boot in front.
+	sed "s/^/$b /" "$top/boot-$b/samples.txt" >>"$top/samples.txt" && rm "$top/boot-$b/samples.txt"
 	b=$((b + 1))
 done
 trap - INT TERM

@@ -42,7 +42,8 @@ const char argp_program_doc[] =
 "is at least the floor, and the bootstrap interval of the change over boots\n"
 "excludes 0; the same when that interval lies within +-floor; else unknown\n"
 "(also with fewer than --min-boots boots a side). The floor comes from the\n"
-"boot-to-boot noise of both sides: max(1 %, 3 x CV).\n"
+"boot-to-boot noise of both sides: max(least, 3 x CV), the least 1 % for\n"
+"the median, 3 % for p90, 5 % for p99 (tails rest on fewer faults).\n"
 "\n"
 "Exit status: 0 no regression and every metric decided, 16 a regression,\n"
 "17 no regression but some metric unknown, 18 runs not comparable, 2 usage.";
@@ -273,10 +274,15 @@ static int check_comparable(void)
 
 /* ---- the comparison and its outputs ---------------------------------------- */
 
+/* floor_min: the least derived floor. A tail quantile of one boot rests on
+ * few faults (a p99 of 1024 on about 10), noise that 3 boots' CV does not
+ * show: in 20 A/A comparisons of 3 boots a side with a 1 % floor for all,
+ * 1 p90 and 3 p99 verdicts of 480 were "worse" (1.2-2.1 %), none of the
+ * medians (results/baselines/gate-aa-*). */
 static const struct metric {
 	const char *name;
-	double q;
-} metrics[] = { { "median", 0.5 }, { "p90", 0.9 }, { "p99", 0.99 } };
+	double q, floor_min;
+} metrics[] = { { "median", 0.5, 0.01 }, { "p90", 0.9, 0.03 }, { "p99", 0.99, 0.05 } };
 #define NMETRICS (sizeof(metrics) / sizeof(*metrics))
 
 struct row {
@@ -307,8 +313,11 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 		for (size_t m = 0; m < NMETRICS; m++) {
 			struct row *row = &(*rows)[(*nrows)++];
 
+			struct gate_params par = env.par;
+
+			par.floor_min = metrics[m].floor_min;
 			row->g = g, row->m = &metrics[m];
-			if (gate_compare(&side[0], &side[1], metrics[m].q, &env.par, &row->c))
+			if (gate_compare(&side[0], &side[1], metrics[m].q, &par, &row->c))
 				return cli_fail_errno(ENOMEM, "compare");
 		}
 	}
@@ -368,7 +377,11 @@ static int print_json(const struct row *rows, size_t n, const size_t count[4])
 	json_begin_object(&w);
 	json_kv_double(&w, "alpha", env.par.alpha);
 	json_kv_double(&w, "floor", env.par.floor);
-	json_kv_double(&w, "floor_min", env.par.floor_min);
+	json_key(&w, "floor_min");
+	json_begin_object(&w);
+	for (size_t m = 0; m < NMETRICS; m++)
+		json_kv_double(&w, metrics[m].name, metrics[m].floor_min);
+	json_end_object(&w);
 	json_kv_double(&w, "noise_k", env.par.noise_k);
 	json_kv_uint(&w, "min_boots", env.par.min_boots);
 	json_end_object(&w);
