@@ -22,6 +22,7 @@ cat "$out/gate.txt"
 "$gate" --noise --base "$new" >"$out/noise-new.txt"
 plots=$(sh results/plot.sh gate "$base" "$new" "$out" 2>"$out/plot.err") ||
 	echo "gate: plots failed: $(head -n 1 "$out/plot.err")" >&2
+[ -s "$out/plot.err" ] || rm -f "$out/plot.err"
 verdict=$(tail -n 1 "$out/gate.txt")
 {
 	echo "# Gate: $(basename "$new") against $(basename "$base")"
