@@ -291,6 +291,14 @@ struct row {
 	struct gate_cmp c;
 };
 
+/* Side s of a group as gate_core sees it, in the caller's arrays. */
+static struct gate_side side_of(const struct group *g, int s, const double **ptrs, size_t *ns, long *boots)
+{
+	for (size_t r = 0; r < g->nruns[s]; r++)
+		ptrs[r] = g->runs[s][r].v, ns[r] = g->runs[s][r].n, boots[r] = g->runs[s][r].boot;
+	return (struct gate_side){ ptrs, ns, boots, g->nruns[s] };
+}
+
 static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows)
 {
 	*rows = calloc(gs->n * NMETRICS + 1, sizeof(**rows));
@@ -302,14 +310,9 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 		const double *ptrs[2][g->nruns[0] + g->nruns[1] + 1];
 		size_t ns[2][g->nruns[0] + g->nruns[1] + 1];
 		long boots[2][g->nruns[0] + g->nruns[1] + 1];
-		struct gate_side side[2];
+		struct gate_side side[2] = { side_of(g, 0, ptrs[0], ns[0], boots[0]),
+					     side_of(g, 1, ptrs[1], ns[1], boots[1]) };
 
-		for (int s = 0; s < 2; s++) {
-			for (size_t r = 0; r < g->nruns[s]; r++)
-				ptrs[s][r] = g->runs[s][r].v, ns[s][r] = g->runs[s][r].n,
-				boots[s][r] = g->runs[s][r].boot;
-			side[s] = (struct gate_side){ ptrs[s], ns[s], boots[s], g->nruns[s] };
-		}
 		for (size_t m = 0; m < NMETRICS; m++) {
 			struct row *row = &(*rows)[(*nrows)++];
 
@@ -436,38 +439,6 @@ static void print_ktap(const struct row *rows, size_t n)
 
 /* ---- noise ----------------------------------------------------------------- */
 
-/* The quantile q of each boot's pooled samples: out[] (one per boot, in
- * the order boots first appear), *nb of them. 0, or -1 out of memory. */
-static int boot_metrics(const struct group *g, double q, double *out, size_t *nb)
-{
-	const struct run *runs = g->runs[0];
-	size_t n = g->nruns[0];
-
-	*nb = 0;
-	for (size_t i = 0; i < n; i++) {
-		size_t total = 0, at = 0;
-		double *all;
-		bool seen = false;
-
-		for (size_t j = 0; j < i; j++)
-			seen |= runs[j].boot == runs[i].boot;
-		if (seen)
-			continue;
-		for (size_t j = i; j < n; j++)
-			total += runs[j].boot == runs[i].boot ? runs[j].n : 0;
-		if (!(all = malloc(total * sizeof(*all))))
-			return -1;
-		for (size_t j = i; j < n; j++)
-			if (runs[j].boot == runs[i].boot) {
-				memcpy(all + at, runs[j].v, runs[j].n * sizeof(*all));
-				at += runs[j].n;
-			}
-		out[(*nb)++] = stats_quantile(all, total, q);
-		free(all);
-	}
-	return 0;
-}
-
 struct noise {
 	size_t runs, boots;
 	double mean, cv_run, cv_boot;
@@ -476,16 +447,21 @@ struct noise {
 static int noise_of(const struct group *g, double q, struct noise *out)
 {
 	size_t n = g->nruns[0];
-	double per_run[n + 1], per_boot[n + 1];
+	const double *ptrs[n + 1];
+	size_t ns[n + 1];
+	long boots[n + 1];
+	double per_run[n + 1], *per_boot;
+	struct gate_side side = side_of(g, 0, ptrs, ns, boots);
 
 	for (size_t i = 0; i < n; i++)
-		per_run[i] = stats_quantile(g->runs[0][i].v, g->runs[0][i].n, q);
-	if (boot_metrics(g, q, per_boot, &out->boots))
+		per_run[i] = stats_quantile(ptrs[i], ns[i], q);
+	if (!(per_boot = gate_boot_metrics(&side, q, &out->boots)))
 		return -1;
 	out->runs = n;
 	out->mean = stats_mean(per_run, n);
 	out->cv_run = pct(stats_stddev(per_run, n), out->mean);
 	out->cv_boot = pct(stats_stddev(per_boot, out->boots), stats_mean(per_boot, out->boots));
+	free(per_boot);
 	return 0;
 }
 

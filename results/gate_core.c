@@ -10,9 +10,7 @@
 
 const char *const gate_verdict_names[] = { "same", "better", "worse", "unknown" };
 
-/* The quantile q of each boot's pooled values, in the order boots first
- * appear; *nb of them. NULL when out of memory. */
-static double *boot_metrics(const struct gate_side *s, double q, size_t *nb)
+double *gate_boot_metrics(const struct gate_side *s, double q, size_t *nb)
 {
 	double *out = malloc((s->nruns ? s->nruns : 1) * sizeof(*out)), *all;
 
@@ -88,7 +86,7 @@ int gate_compare(const struct gate_side *base, const struct gate_side *new, doub
 		 const struct gate_params *par, struct gate_cmp *out)
 {
 	size_t nba = 0, nna = 0, nb = 0, nn = 0;
-	double *bm = boot_metrics(base, q, &nb), *nm = boot_metrics(new, q, &nn), *ba = NULL, *na = NULL;
+	double *bm = gate_boot_metrics(base, q, &nb), *nm = gate_boot_metrics(new, q, &nn), *ba = NULL, *na = NULL;
 	int err = -1;
 
 	memset(out, 0, sizeof(*out));

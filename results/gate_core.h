@@ -65,6 +65,10 @@ struct gate_cmp {
 	enum gate_verdict verdict;
 };
 
+/* The quantile q of each boot's pooled values, in the order boots first
+ * appear; *nb of them. A malloc'd array, NULL when out of memory. */
+double *gate_boot_metrics(const struct gate_side *s, double q, size_t *nb);
+
 /* Compare the quantile q of base and new. 0, or -1 when out of memory. */
 int gate_compare(const struct gate_side *base, const struct gate_side *new, double q,
 		 const struct gate_params *par, struct gate_cmp *out);
