@@ -1,8 +1,9 @@
 #!/bin/sh
-# Guest half of a gate run (bench/gate-run.sh): ROUNDS rounds of the gate
-# scenarios on ext4 and xfs after a warm-up round, interleaved (each round runs every scenario
-# once, the order rotated each round), every fault's latency kept. With
-# DELAY_NS > 0, fault_delay.ko first adds that much to every DAX fault.
+# Guest half of a gate run (bench/gate-run.sh): after a warm-up round,
+# ROUNDS rounds of the gate scenarios on ext4 and xfs, interleaved (each
+# round runs every scenario once, the order rotated each round), every
+# fault's latency kept. With DELAY_NS > 0, fault_delay.ko first adds that
+# much to every DAX fault.
 # Emits samples.txt: one line per faultlat run, "FS SCENARIO ROUND NS...".
 . /suite/vm/guest/lib.sh
 PATH=/job/bin:$PATH
