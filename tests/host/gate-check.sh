@@ -2,9 +2,10 @@
 # make check's short gate: three small gate runs (3 boots, 1 round each)
 # of the default kernel: base, the same again (A/A), and one with
 # fault_delay.ko adding DELAY_NS to every DAX fault. The A/A comparison must
-# find nothing worse; the delayed one must be a regression (exit 16) with
-# the preallocated scenarios' medians worse on both filesystems. KTAP on
-# stdout; the runs and the gates' reports stay in OUT.
+# find no median worse (floor 20 %, see FLOOR); the delayed one must be a
+# regression (exit 16) with the preallocated scenarios' medians worse on
+# both filesystems. KTAP on stdout; the runs and the gates' reports stay
+# in OUT.
 # Usage: gate-check.sh OUT (environment: what bench/gate-run.sh needs, GATE)
 set -u
 out=$1
@@ -20,16 +21,24 @@ run() { # NAME DELAY_NS
 verdicts() { # JSON WHAT: how many rows of verdict WHAT
 	jq "[.rows[] | select(.verdict == \"$2\")] | length" "$1"
 }
+# The precision of the gate is measured by make gate-aa / gate-power, not
+# here: at 3 boots a side two A/A studies called 2 of 320 medians and 7 of
+# 640 tail metrics worse at the derived floors (results/baselines/gate-aa-*).
+# This check proves the machinery end to end, so it judges medians against
+# a 20 % floor: no A/A median of 40 comparisons moved that much, and the
+# 20 us delay moves the preallocated medians by 35-50 %.
+FLOOR=20
 t_runs() { run base 0 && run aa 0 && run slow "$DELAY"; }
 t_aa() {
-	"$gate" --base "$out/base" --new "$out/aa" --json >"$out/aa.json" 2>"$out/aa.err"
+	"$gate" --floor $FLOOR --base "$out/base" --new "$out/aa" --json >"$out/aa.json" 2>"$out/aa.err"
 	rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 17 ] || { echo "A/A gate exit $rc: $(cat "$out/aa.err")"; return 1; }
-	[ "$(verdicts "$out/aa.json" worse)" = 0 ] ||
-		{ echo "A/A: $(jq -c '[.rows[] | select(.verdict == "worse") | [.fs, .scenario, .metric, .change]]' "$out/aa.json")"; return 1; }
+	worse=$(jq '[.rows[] | select(.metric == "median" and .verdict == "worse")] | length' "$out/aa.json")
+	[ "$worse" = 0 ] ||
+		{ echo "A/A: $(jq -c '[.rows[] | select(.metric == "median" and .verdict == "worse") | [.fs, .scenario, .change]]' "$out/aa.json")"; return 1; }
 }
 t_slow() {
-	"$gate" --base "$out/base" --new "$out/slow" --json >"$out/slow.json" 2>"$out/slow.err"
+	"$gate" --floor $FLOOR --base "$out/base" --new "$out/slow" --json >"$out/slow.json" 2>"$out/slow.err"
 	rc=$?
 	[ "$rc" = 16 ] || { echo "gate exit $rc, want 16 (regression): $(cat "$out/slow.err")"; return 1; }
 	for fs in ext4 xfs; do
