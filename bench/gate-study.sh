@@ -4,14 +4,15 @@
 #                                compared with the next (N A/A comparisons):
 #                                every verdict counted, "worse" is a false
 #                                positive.
-#   gate-study.sh power SCEN "D1 D2..." TRIALS OUT
-#                                one base run, then TRIALS runs per delay
-#                                (fault_delay.ko, ns per fault) each gated
-#                                against it: the rate at which FS SCEN's
-#                                median (SCEN: fs/scenario) is called worse,
-#                                next to the change the delay really made.
+#   gate-study.sh power "D1 D2..." TRIALS OUT
+#                                per trial, one base run and one run per
+#                                delay (fault_delay.ko, ns per fault) gated
+#                                against it: per filesystem and scenario,
+#                                the rate at which the median is called
+#                                worse, next to the change the delay made.
 # Every run and comparison stays in OUT (runs/, gates/), with summary.txt.
-# Environment: what bench/gate-run.sh needs (make passes it), GATE.
+# Environment: what bench/gate-run.sh needs (make passes it), GATE,
+# GATE_REFERENCE (run folders whose boots set the floors: gate --reference).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
@@ -23,9 +24,11 @@ run() { # NAME DELAY_NS
 		{ tail -n 5 "$out/runs/$1.log" >&2; die "gate run $1 failed"; }
 }
 compare() { # BASE NEW NAME: the gate's JSON into gates/NAME.json
-	rc=0
-	"$gate" --base "$out/runs/$1" --new "$out/runs/$2" --json >"$out/gates/$3.json" 2>"$out/gates/$3.err" || rc=$?
-	[ "$rc" = 0 ] || [ "$rc" = 16 ] || [ "$rc" = 17 ] || die "gate $3: exit $rc: $(cat "$out/gates/$3.err")"
+	rc=0 name=$3
+	shift 3
+	set -- "$@" $(for r in ${GATE_REFERENCE:-}; do printf -- '--reference %s ' "$r"; done)
+	"$gate" --base "$out/runs/$1" --new "$out/runs/$2" "$@" --json >"$out/gates/$name.json" 2>"$out/gates/$name.err" || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 16 ] || [ "$rc" = 17 ] || die "gate $name: exit $rc: $(cat "$out/gates/$name.err")"
 }
 
 study_aa() {
@@ -51,34 +54,37 @@ study_aa() {
 }
 
 study_power() {
-	target=$1 delays=$2 trials=$3
-	fs=${target%%/*} scen=${target#*/}
-	run base 0
-	for d in $delays; do
-		t=1
-		while [ $t -le "$trials" ]; do
-			echo "gate-study: delay $d ns, trial $t of $trials"
+	delays=$1 trials=$2
+	t=1
+	while [ $t -le "$trials" ]; do
+		echo "gate-study: trial $t of $trials: base"
+		run base-$t 0
+		for d in $delays; do
+			echo "gate-study: trial $t of $trials: delay $d ns"
 			run d$d-$t "$d"
-			compare base d$d-$t d$d-$t
-			t=$((t + 1))
+			compare base-$t d$d-$t d$d-$t
 		done
+		t=$((t + 1))
 	done
 	{
-		echo "power: $fs $scen median, base $(sed -n 's/^kernel=//p' "$out/runs/base/meta.txt"), $trials trials per delay"
-		printf "%10s %14s %10s %8s %8s %8s\n" "delay ns" "change (mean)" "detected" "same" "unknown" "better"
+		echo "power: medians, base $(sed -n 's/^kernel=//p' "$out/runs/base-1/meta.txt"), $trials trials per delay (each with its own base run)"
+		echo "reference: ${GATE_REFERENCE:-the base}"
+		printf "%-5s %-22s %10s %14s %10s %6s %8s %7s\n" fs scenario "delay ns" "change (mean)" detected same unknown better
 		for d in $delays; do
-			jq -r --arg fs "$fs" --arg s "$scen" '.rows[] | select(.fs == $fs and .scenario == $s and .metric == "median") | "\(.change) \(.verdict)"' \
-				"$out"/gates/d$d-*.json | awk -v d="$d" '{ s += $1; n++; c[$2]++ }
-				END { printf "%10d %13.2f%% %4d of %-3d %8d %8d %8d\n", d, 100 * s / n, c["worse"], n, c["same"], c["unknown"], c["better"] }'
-		done
+			jq -r --arg d "$d" '.rows[] | select(.metric == "median") | "\(.fs) \(.scenario) \($d) \(.change) \(.verdict)"' \
+				"$out"/gates/d$d-*.json
+		done | awk '{ k = $1 " " $2 " " $3; if (!(k in n)) order[++nk] = k; n[k]++; s[k] += $4; c[k, $5]++ }
+			END { for (i = 1; i <= nk; i++) { k = order[i]; split(k, f, " ")
+				printf "%-5s %-22s %10d %13.2f%% %4d of %-3d %6d %8d %7d\n", f[1], f[2], f[3], 100 * s[k] / n[k],
+					c[k, "worse"], n[k], c[k, "same"], c[k, "unknown"], c[k, "better"] } }' | sort -k1,1 -k2,2 -k3,3n
 	} | tee "$out/summary.txt"
 }
 
 mode=${1:-}
 case $mode in
 aa) [ $# = 3 ] || die "usage: gate-study.sh aa N OUT"; out=$3 ;;
-power) [ $# = 5 ] || die "usage: gate-study.sh power FS/SCENARIO 'DELAYS' TRIALS OUT"; out=$5 ;;
+power) [ $# = 4 ] || die "usage: gate-study.sh power 'DELAYS' TRIALS OUT"; out=$4 ;;
 *) die "usage: gate-study.sh aa|power ..." ;;
 esac
 mkdir -p "$out/runs" "$out/gates"
-if [ "$mode" = aa ]; then study_aa "$2"; else study_power "$2" "$3" "$4"; fi
+if [ "$mode" = aa ]; then study_aa "$2"; else study_power "$2" "$3"; fi

@@ -27,13 +27,15 @@ const char argp_program_doc[] =
 "filesystem, scenario and metric, whether NEW is better, worse, the same or\n"
 "unknown (run more) against BASE.\n"
 "\n"
-"USAGE: gate --base DIR --new DIR [--json | --ktap] [--floor PCT] [--force]\n"
+"USAGE: gate --base DIR --new DIR [--reference DIR]... [--json | --ktap]\n"
+"            [--floor PCT] [--force]\n"
 "       gate --noise --base DIR [--json]\n"
 "\n"
 "EXAMPLES:\n"
 "    gate --base results/baselines/gate-A --new results/runs/gate-B\n"
 "    gate --base A --new B --json        # the same as JSON\n"
 "    gate --base A --new B --floor 2     # fixed 2 % size floor\n"
+"    gate --base A --new B --reference R1 --reference R2  # floors from R1+R2's boots\n"
 "    gate --base A --new B --force       # compare runs of other machines\n"
 "    gate --noise --base A               # run-to-run and boot-to-boot CV\n"
 "\n"
@@ -42,23 +44,31 @@ const char argp_program_doc[] =
 "is at least the floor, and the bootstrap interval of the change over boots\n"
 "excludes 0; the same when that interval lies within +-floor; else unknown\n"
 "(also with fewer than --min-boots boots a side). The floor comes from the\n"
-"boot-to-boot noise of both sides: max(least, 3 x CV), the least 1 % for\n"
-"the median, 3 % for p90, 5 % for p99 (tails rest on fewer faults).\n"
+"noise: max(least; 3 x the boot-to-boot CV of both sides; the change that\n"
+"same-kernel sides of these sizes exceed 0.1 % of the time, resampling the\n"
+"boots of the reference runs, or of the base when it has 10 boots or more).\n"
+"The least is 1 % for the median, 3 % for p90, 5 % for p99.\n"
 "\n"
 "Exit status: 0 no regression and every metric decided, 16 a regression,\n"
 "17 no regression but some metric unknown, 18 runs not comparable, 2 usage.";
 
+#define MAX_REFS 64
+
 static struct env {
 	const char *dir[2];	/* base, new */
+	const char *ref[MAX_REFS];	/* --reference */
+	size_t nref;
 	bool json, ktap, force, noise;
 	struct gate_params par;
 } env = { .par = GATE_PARAMS_DEFAULT };
 
-enum { OPT_BASE = 256, OPT_NEW, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_BOOTS, OPT_FORCE, OPT_NOISE };
+enum { OPT_BASE = 256, OPT_NEW, OPT_REFERENCE, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_BOOTS, OPT_FORCE, OPT_NOISE };
 
 static const struct argp_option opts[] = {
 	{ "base", OPT_BASE, "DIR", 0, "The gate run to compare against (required)", 0 },
 	{ "new", OPT_NEW, "DIR", 0, "The gate run judged (required)", 0 },
+	{ "reference", OPT_REFERENCE, "DIR", 0, "A run of many boots of the same setup whose noise "
+	  "sets the floor (repeatable; default: the base, when it has 10 boots)", 0 },
 	{ "json", 'j', NULL, 0, "JSON output", 0 },
 	{ "ktap", OPT_KTAP, NULL, 0, "KTAP output: one result per metric, not ok when worse or unknown", 0 },
 	{ "floor", OPT_FLOOR, "PCT", 0, "Fixed size floor in percent (default: from the base's noise)", 0 },
@@ -91,6 +101,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_BASE: env.dir[0] = arg; break;
 	case OPT_NEW: env.dir[1] = arg; break;
+	case OPT_REFERENCE:
+		if (env.nref == MAX_REFS)
+			cli_usage_error("--reference: at most %d", MAX_REFS);
+		env.ref[env.nref++] = arg;
+		break;
 	case 'j': env.json = true; break;
 	case OPT_KTAP: env.ktap = true; break;
 	case OPT_FORCE: env.force = true; break;
@@ -123,10 +138,12 @@ struct run {
 	size_t n;
 };
 
+enum { SIDE_BASE, SIDE_NEW, SIDE_REF, NSIDES };
+
 struct group {
 	char fs[16], scen[64];
-	struct run *runs[2];
-	size_t nruns[2];
+	struct run *runs[NSIDES];
+	size_t nruns[NSIDES];
 };
 
 struct groups {
@@ -152,8 +169,9 @@ static struct group *find_group(struct groups *gs, const char *fs, const char *s
 	return g;
 }
 
-/* "BOOT FS SCENARIO ROUND NS..." into side's runs of its group. */
-static int add_line(struct groups *gs, int side, char *line, const char *path, size_t lineno)
+/* "BOOT FS SCENARIO ROUND NS..." into side's runs of its group; boot_base
+ * keeps the boots of several reference runs apart. */
+static int add_line(struct groups *gs, int side, long boot_base, char *line, const char *path, size_t lineno)
 {
 	char *save = NULL, *boot = strtok_r(line, " \n", &save), *fs = strtok_r(NULL, " \n", &save);
 	char *scen = strtok_r(NULL, " \n", &save), *round = strtok_r(NULL, " \n", &save), *tok;
@@ -163,7 +181,7 @@ static int add_line(struct groups *gs, int side, char *line, const char *path, s
 
 	if (!boot)
 		return 0;
-	r.boot = strtol(boot, &end, 10);
+	r.boot = boot_base + strtol(boot, &end, 10);
 	if (!fs || !scen || !round || *end)
 		return cli_fail(EXIT_RUNTIME, "%s:%zu: not 'BOOT FS SCENARIO ROUND NS...'", path, lineno);
 	while ((tok = strtok_r(NULL, " \n", &save))) {
@@ -192,7 +210,7 @@ nomem:
 	return cli_fail_errno(ENOMEM, "%s:%zu", path, lineno);
 }
 
-static int read_samples(struct groups *gs, int side, const char *dir)
+static int read_samples(struct groups *gs, int side, long boot_base, const char *dir)
 {
 	char path[4096], *line = NULL;
 	size_t cap = 0, lineno = 0;
@@ -203,7 +221,7 @@ static int read_samples(struct groups *gs, int side, const char *dir)
 	if (!(f = fopen(path, "r")))
 		return cli_fail_errno(errno, "open %s (not a gate run? make gate-run makes them)", path);
 	while (!err && getline(&line, &cap, f) > 0)
-		err = add_line(gs, side, line, path, ++lineno);
+		err = add_line(gs, side, boot_base, line, path, ++lineno);
 	free(line);
 	fclose(f);
 	if (!err && !lineno)
@@ -215,7 +233,7 @@ static int read_samples(struct groups *gs, int side, const char *dir)
 static void free_groups(struct groups *gs)
 {
 	for (size_t i = 0; i < gs->n; i++)
-		for (int s = 0; s < 2; s++) {
+		for (int s = 0; s < NSIDES; s++) {
 			for (size_t r = 0; r < gs->g[i].nruns[s]; r++)
 				free(gs->g[i].runs[s][r].v);
 			free(gs->g[i].runs[s]);
@@ -250,26 +268,41 @@ static void meta_value(const char *dir, const char *key, char *out, size_t len)
 	fclose(f);
 }
 
-static int check_comparable(void)
+/* dir (new or a reference; what names it) against the base. */
+static int check_comparable(const char *what, const char *dir)
 {
 	char a[256], b[256];
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(same_keys) / sizeof(*same_keys); i++) {
 		meta_value(env.dir[0], same_keys[i], a, sizeof(a));
-		meta_value(env.dir[1], same_keys[i], b, sizeof(b));
+		meta_value(dir, same_keys[i], b, sizeof(b));
 		if (!strcmp(a, b))
 			continue;
 		if (env.force) {
-			fprintf(stderr, TOOL ": note: %s differs (base '%s', new '%s'): compared anyway (--force)\n",
-				same_keys[i], a, b);
+			fprintf(stderr, TOOL ": note: %s differs (base '%s', %s '%s'): compared anyway (--force)\n",
+				same_keys[i], a, what, b);
 			continue;
 		}
 		if (!err)
-			err = cli_fail(EXIT_NOT_COMPARABLE, "not comparable: %s differs (base '%s', new '%s'); "
-				       "--force to compare anyway", same_keys[i], a, b);
+			err = cli_fail(EXIT_NOT_COMPARABLE, "not comparable: %s differs (base '%s', %s '%s'); "
+				       "--force to compare anyway", same_keys[i], a, what, b);
 	}
 	return err;
+}
+
+/* The --reference runs (their boots kept apart), or the base itself. */
+static int read_references(struct groups *gs)
+{
+	int err = 0;
+
+	char what[4096];
+
+	for (size_t i = 0; !err && i < env.nref; i++)
+		if (snprintf(what, sizeof(what), "reference %s", env.ref[i]) > 0 &&
+		    !(err = check_comparable(what, env.ref[i])))
+			err = read_samples(gs, SIDE_REF, 1000000L * (long)(i + 1), env.ref[i]);
+	return err || env.nref ? err : read_samples(gs, SIDE_REF, 0, env.dir[0]);
 }
 
 /* ---- the comparison and its outputs ---------------------------------------- */
@@ -307,20 +340,21 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 		return cli_fail_errno(ENOMEM, "compare");
 	for (size_t i = 0; i < gs->n; i++) {
 		const struct group *g = &gs->g[i];
-		const double *ptrs[2][g->nruns[0] + g->nruns[1] + 1];
-		size_t ns[2][g->nruns[0] + g->nruns[1] + 1];
-		long boots[2][g->nruns[0] + g->nruns[1] + 1];
-		struct gate_side side[2] = { side_of(g, 0, ptrs[0], ns[0], boots[0]),
-					     side_of(g, 1, ptrs[1], ns[1], boots[1]) };
+		size_t most = g->nruns[SIDE_BASE] + g->nruns[SIDE_NEW] + g->nruns[SIDE_REF] + 1;
+		const double *ptrs[NSIDES][most];
+		size_t ns[NSIDES][most];
+		long boots[NSIDES][most];
+		struct gate_side side[NSIDES];
 
+		for (int s = 0; s < NSIDES; s++)
+			side[s] = side_of(g, s, ptrs[s], ns[s], boots[s]);
 		for (size_t m = 0; m < NMETRICS; m++) {
 			struct row *row = &(*rows)[(*nrows)++];
-
 			struct gate_params par = env.par;
 
 			par.floor_min = metrics[m].floor_min;
 			row->g = g, row->m = &metrics[m];
-			if (gate_compare(&side[0], &side[1], metrics[m].q, &par, &row->c))
+			if (gate_compare(&side[SIDE_BASE], &side[SIDE_NEW], &side[SIDE_REF], metrics[m].q, &par, &row->c))
 				return cli_fail_errno(ENOMEM, "compare");
 		}
 	}
@@ -387,6 +421,15 @@ static int print_json(const struct row *rows, size_t n, const size_t count[4])
 	json_end_object(&w);
 	json_kv_double(&w, "noise_k", env.par.noise_k);
 	json_kv_uint(&w, "min_boots", env.par.min_boots);
+	json_kv_double(&w, "null_level", env.par.null_level);
+	json_kv_uint(&w, "reference_min_boots", env.par.ref_min_boots);
+	json_key(&w, "reference");
+	json_begin_array(&w);
+	for (size_t i = 0; i < env.nref; i++)
+		json_string(&w, env.ref[i]);
+	if (!env.nref)
+		json_string(&w, env.dir[0]);
+	json_end_array(&w);
 	json_end_object(&w);
 	json_key(&w, "rows");
 	json_begin_array(&w);
@@ -406,6 +449,9 @@ static int print_json(const struct row *rows, size_t n, const size_t count[4])
 		json_kv_double(&w, "ci_lo", isfinite(c->ci_lo) ? c->ci_lo : -1e9);
 		json_kv_double(&w, "ci_hi", isfinite(c->ci_hi) ? c->ci_hi : 1e9);
 		json_kv_double(&w, "floor", c->floor);
+		json_kv_double(&w, "noise_floor", c->noise_floor);
+		json_kv_uint(&w, "reference_boots", c->n_ref);
+		json_kv_double(&w, "reference_floor", c->ref_floor);
 		json_kv_string(&w, "verdict", gate_verdict_names[c->verdict]);
 		json_end_object(&w);
 	}
@@ -520,13 +566,14 @@ static int run_gate(void)
 	int err;
 
 	if (env.noise) {
-		err = read_samples(&gs, 0, env.dir[0]);
+		err = read_samples(&gs, SIDE_BASE, 0, env.dir[0]);
 		if (!err)
 			err = print_noise(&gs);
 		goto out;
 	}
-	if ((err = read_samples(&gs, 0, env.dir[0])) || (err = read_samples(&gs, 1, env.dir[1])) ||
-	    (err = check_comparable()) || (err = compare_all(&gs, &rows, &nrows)))
+	if ((err = read_samples(&gs, SIDE_BASE, 0, env.dir[0])) || (err = read_samples(&gs, SIDE_NEW, 0, env.dir[1])) ||
+	    (err = check_comparable("new", env.dir[1])) || (err = read_references(&gs)) ||
+	    (err = compare_all(&gs, &rows, &nrows)))
 		goto out;
 	for (size_t i = 0; i < nrows; i++)
 		count[rows[i].c.verdict]++;

@@ -10,30 +10,42 @@
 
 const char *const gate_verdict_names[] = { "same", "better", "worse", "unknown" };
 
+/* The per-fault values of s's runs from boot (all runs when !one_boot) in
+ * one malloc'd array; *n gets the count. */
+static double *concat_runs(const struct gate_side *s, bool one_boot, long boot, size_t *n)
+{
+	size_t total = 0, at = 0;
+	double *all;
+
+	for (size_t i = 0; i < s->nruns; i++)
+		total += !one_boot || s->boot[i] == boot ? s->n[i] : 0;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	for (size_t i = 0; all && i < s->nruns; i++)
+		if (!one_boot || s->boot[i] == boot) {
+			memcpy(all + at, s->runs[i], s->n[i] * sizeof(*all));
+			at += s->n[i];
+		}
+	*n = total;
+	return all;
+}
+
 double *gate_boot_metrics(const struct gate_side *s, double q, size_t *nb)
 {
 	double *out = malloc((s->nruns ? s->nruns : 1) * sizeof(*out)), *all;
+	size_t total;
 
 	*nb = 0;
 	for (size_t i = 0; out && i < s->nruns; i++) {
-		size_t total = 0, at = 0;
 		bool seen = false;
 
 		for (size_t j = 0; j < i; j++)
 			seen |= s->boot[j] == s->boot[i];
 		if (seen)
 			continue;
-		for (size_t j = i; j < s->nruns; j++)
-			total += s->boot[j] == s->boot[i] ? s->n[j] : 0;
-		if (!(all = malloc((total ? total : 1) * sizeof(*all)))) {
+		if (!(all = concat_runs(s, true, s->boot[i], &total))) {
 			free(out);
 			return NULL;
 		}
-		for (size_t j = i; j < s->nruns; j++)
-			if (s->boot[j] == s->boot[i]) {
-				memcpy(all + at, s->runs[j], s->n[j] * sizeof(*all));
-				at += s->n[j];
-			}
 		out[(*nb)++] = stats_quantile(all, total, q);
 		free(all);
 	}
@@ -49,21 +61,26 @@ static double pooled_sd(const struct gate_cmp *c)
 	return df > 0 ? sqrt(ss / df) : 0;
 }
 
-/* Every per-fault value of a side in one array; *n gets the count. */
-static double *pooled(const struct gate_side *s, size_t *n)
+/* The change same-kernel sides of these sizes show by chance, from the
+ * reference's boots (10 x iters resamples: a 0.999 quantile needs them); 0 without a reference of ref_min_boots. -1 when out
+ * of memory. */
+static int reference_floor(const struct gate_side *ref, double q, const struct gate_params *par,
+			   struct gate_cmp *out)
 {
-	size_t total = 0, at = 0;
-	double *all;
+	double *rm;
+	int err = 0;
 
-	for (size_t i = 0; i < s->nruns; i++)
-		total += s->n[i];
-	all = malloc((total ? total : 1) * sizeof(*all));
-	for (size_t i = 0; all && i < s->nruns; i++) {
-		memcpy(all + at, s->runs[i], s->n[i] * sizeof(*all));
-		at += s->n[i];
-	}
-	*n = total;
-	return all;
+	out->ref_floor = 0;
+	if (!ref || !ref->nruns)
+		return 0;
+	if (!(rm = gate_boot_metrics(ref, q, &out->n_ref)))
+		return -1;
+	if (out->n_ref >= par->ref_min_boots &&
+	    stats_null_change(rm, out->n_ref, out->n_base, out->n_new, 10 * par->iters, par->null_level, 2,
+			      &out->ref_floor))
+		err = -1;
+	free(rm);
+	return err;
 }
 
 static enum gate_verdict decide(const struct gate_cmp *c, const struct gate_params *par)
@@ -82,15 +99,15 @@ static enum gate_verdict decide(const struct gate_cmp *c, const struct gate_para
 	return GATE_UNKNOWN;
 }
 
-int gate_compare(const struct gate_side *base, const struct gate_side *new, double q,
-		 const struct gate_params *par, struct gate_cmp *out)
+int gate_compare(const struct gate_side *base, const struct gate_side *new, const struct gate_side *ref,
+		 double q, const struct gate_params *par, struct gate_cmp *out)
 {
 	size_t nba = 0, nna = 0, nb = 0, nn = 0;
 	double *bm = gate_boot_metrics(base, q, &nb), *nm = gate_boot_metrics(new, q, &nn), *ba = NULL, *na = NULL;
 	int err = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!bm || !nm || !(ba = pooled(base, &nba)) || !(na = pooled(new, &nna)))
+	if (!bm || !nm || !(ba = concat_runs(base, false, 0, &nba)) || !(na = concat_runs(new, false, 0, &nna)))
 		goto done;
 	out->n_base = nb, out->n_new = nn;
 	out->base_mean = stats_mean(bm, nb), out->base_sd = stats_stddev(bm, nb);
@@ -103,8 +120,11 @@ int gate_compare(const struct gate_side *base, const struct gate_side *new, doub
 	out->p = out->p_mwu < out->p_ks ? out->p_mwu : out->p_ks;
 	if (stats_bootstrap_change(bm, nb, nm, nn, par->iters, par->level, 1, &out->ci_lo, &out->ci_hi))
 		out->ci_lo = -INFINITY, out->ci_hi = INFINITY;
+	out->noise_floor = out->base_mean ? par->noise_k * pooled_sd(out) / out->base_mean : 0;
+	if (reference_floor(ref, q, par, out))
+		goto done;
 	out->floor = par->floor >= 0 ? par->floor :
-		fmax(par->floor_min, out->base_mean ? par->noise_k * pooled_sd(out) / out->base_mean : 0);
+		fmax(par->floor_min, fmax(out->noise_floor, out->ref_floor));
 	out->verdict = decide(out, par);
 	err = 0;
 done:

@@ -21,9 +21,15 @@
  *                   within +-floor;
  *   unknown         anything else: run more.
  *
- * The floor: fixed (floor >= 0), or derived from the boot-to-boot noise of
- * both sides (pooled standard deviation over the base's mean):
- * max(floor_min, noise_k x that coefficient of variation).
+ * The floor: fixed (floor >= 0), or derived from the noise:
+ * max(floor_min, noise_k x the boot-to-boot coefficient of variation of
+ * both sides (pooled standard deviation over the base's mean), the
+ * reference floor). The reference is a run of the same setup with many
+ * boots (ref_min_boots or more; fewer are ignored): its boots resampled,
+ * the change between medians of n_base and n_new boots that same-kernel
+ * sides exceed only 1 - null_level of the time. Three boots cannot show
+ * their own tails (an A/A study at 3 boots a side called 6 of 480 metrics
+ * worse with noise_k x CV alone); many boots of a reference can.
  */
 #ifndef SUITE_GATE_CORE_H
 #define SUITE_GATE_CORE_H
@@ -41,8 +47,10 @@ struct gate_params {
 	size_t min_boots;	/* per side (3) */
 	unsigned int iters;	/* bootstrap resamples (2000) */
 	double level;		/* bootstrap interval (0.95) */
+	double null_level;	/* reference floor: this quantile of chance changes (0.999) */
+	size_t ref_min_boots;	/* a reference needs this many boots (10) */
 };
-#define GATE_PARAMS_DEFAULT { 0.01, -1, 0.01, 3, 3, 2000, 0.95 }
+#define GATE_PARAMS_DEFAULT { 0.01, -1, 0.01, 3, 3, 2000, 0.95, 0.999, 10 }
 
 /* One side's samples of one scenario: runs[i] has n[i] per-fault values
  * and came from boot[i]. */
@@ -61,6 +69,9 @@ struct gate_cmp {
 	double change;			/* new_med / base_med - 1 */
 	double p_mwu, p_ks, p;		/* on the pooled per-fault values */
 	double ci_lo, ci_hi;		/* bootstrap interval of change */
+	double noise_floor;		/* noise_k x the sides' boot CV */
+	size_t n_ref;			/* boots of the reference */
+	double ref_floor;		/* from the reference; 0 without */
 	double floor;			/* the floor applied */
 	enum gate_verdict verdict;
 };
@@ -69,8 +80,9 @@ struct gate_cmp {
  * appear; *nb of them. A malloc'd array, NULL when out of memory. */
 double *gate_boot_metrics(const struct gate_side *s, double q, size_t *nb);
 
-/* Compare the quantile q of base and new. 0, or -1 when out of memory. */
-int gate_compare(const struct gate_side *base, const struct gate_side *new, double q,
-		 const struct gate_params *par, struct gate_cmp *out);
+/* Compare the quantile q of base and new; ref (may be NULL) gives the
+ * reference floor. 0, or -1 when out of memory. */
+int gate_compare(const struct gate_side *base, const struct gate_side *new, const struct gate_side *ref,
+		 double q, const struct gate_params *par, struct gate_cmp *out);
 
 #endif

@@ -54,35 +54,42 @@ gate-run: all $(INITRD) $(DELAY_KO)
 # verdict table, JSON, KTAP, noise, plots and report.md into GATE_OUT; the
 # exit status is the gate's (16 regression, 17 unknown, 18 not comparable).
 GATE_OUT ?= results/runs/gate-$(notdir $(NEW))-vs-$(notdir $(BASE))
+GATE_REF_FLAGS = $(foreach r,$(GATE_REFERENCE),--reference $(r))
 .PHONY: gate baseline
 gate: $(GATE)
 	$(Q)[ -n "$(BASE)" ] && [ -n "$(NEW)" ] || { echo 'make gate: BASE=RUN and NEW=RUN are required (gate runs: make gate-run)' >&2; exit 2; }
 	$(Q)sh mk/deps.sh
-	$(Q)GATE=$(GATE) sh results/gate-report.sh $(BASE) $(NEW) $(GATE_OUT) $(GATE_FLAGS)
+	$(Q)GATE=$(GATE) sh results/gate-report.sh $(BASE) $(NEW) $(GATE_OUT) $(GATE_REF_FLAGS) $(GATE_FLAGS)
 
-# make baseline: a gate run of this kernel (BOOTS x GATE_ROUNDS) kept under
-# results/baselines/, with its noise table and plots.
+# make baseline: a gate run of this kernel (BASELINE_BOOTS x GATE_ROUNDS)
+# kept under results/baselines/, with its noise table and plots. 10 boots
+# make it its own reference: gated against it, 3-boot runs get floors from
+# its boot-to-boot spread.
+BASELINE_BOOTS ?= 10
 BASELINE_DIR ?= results/baselines/gate-$(GUEST)-$(shell date -u +%Y%m%dT%H%M%SZ)-$(shell git rev-parse --short HEAD 2>/dev/null)
 baseline: deps
-	$(Q)$(MAKE) --no-print-directory gate-run RUN_DIR=$(BASELINE_DIR)
+	$(Q)$(MAKE) --no-print-directory gate-run RUN_DIR=$(BASELINE_DIR) BOOTS=$(BASELINE_BOOTS)
 	$(Q)$(GATE) --noise --base $(BASELINE_DIR) | tee $(BASELINE_DIR)/noise.txt
 	$(Q)sh results/plot.sh run $(BASELINE_DIR) $(BASELINE_DIR)
 
 # ---- how far the gate can be trusted (long: minutes per gate run) ----------
 # make gate-aa [AA_N=20]: A/A comparisons, every verdict counted.
-# make gate-power [POWER_TARGET=ext4/empty-none-sync POWER_DELAYS=... POWER_TRIALS=4]:
-# the detection rate of an injected delay (bench/delay/fault_delay.ko).
+# make gate-power [POWER_DELAYS=... POWER_TRIALS=4]: the detection rate of an
+# injected delay (bench/delay/fault_delay.ko) per filesystem and scenario.
+# GATE_REFERENCE: run folders of this setup whose boots set the gate's floors
+# (gate --reference); empty: each base is its own (floors from 10 boots up).
 AA_N ?= 20
-POWER_TARGET ?= ext4/empty-none-sync
-POWER_DELAYS ?= 14300 28600 71400 142900 357000
+POWER_DELAYS ?= 430 860 2150 4300 10700 28600 71400
 POWER_TRIALS ?= 4
+GATE_REFERENCE ?=
 STUDY_ID = $(shell date -u +%Y%m%dT%H%M%SZ)-$(shell git rev-parse --short HEAD 2>/dev/null)
 .PHONY: gate-aa gate-power
 gate-aa: all $(INITRD) $(DELAY_KO)
-	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh bench/gate-study.sh aa $(AA_N) results/runs/gate-aa-$(STUDY_ID)
+	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) GATE_REFERENCE="$(GATE_REFERENCE)" sh bench/gate-study.sh aa $(AA_N) \
+		results/runs/gate-aa-$(STUDY_ID)
 gate-power: all $(INITRD) $(DELAY_KO)
-	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh bench/gate-study.sh power $(POWER_TARGET) "$(POWER_DELAYS)" $(POWER_TRIALS) \
-		results/runs/gate-power-$(STUDY_ID)
+	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) GATE_REFERENCE="$(GATE_REFERENCE)" sh bench/gate-study.sh power "$(POWER_DELAYS)" \
+		$(POWER_TRIALS) results/runs/gate-power-$(STUDY_ID)
 
 # ---- make check's short gate ----------------------------------------------
 # Three gate runs of 3 boots (base, A/A, fault_delay): about 3 min.
@@ -106,4 +113,4 @@ gate-kernels: deps
 	$(Q)set -- $(KERNELS); first=$$1; shift; rc=0; for k in "$$@"; do \
 		echo "=== gate: $$k against $$first"; \
 		GATE=$(GATE) sh results/gate-report.sh $(GATE_KERNELS_DIR)/$$first $(GATE_KERNELS_DIR)/$$k \
-			$(GATE_KERNELS_DIR)/gate-$$k-vs-$$first $(GATE_FLAGS) || rc=$$?; done; exit $$rc
+			$(GATE_KERNELS_DIR)/gate-$$k-vs-$$first $(GATE_REF_FLAGS) $(GATE_FLAGS) || rc=$$?; done; exit $$rc

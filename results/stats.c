@@ -213,12 +213,13 @@ static uint64_t next_random(uint64_t *state)	/* xorshift64* */
 	return *state * 2685821657736338717ULL;
 }
 
-static double resampled_median(const double *x, size_t n, double *buf, uint64_t *rng)
+/* The median of m values drawn with replacement from x[0..n). */
+static double resampled_median(const double *x, size_t n, size_t m, double *buf, uint64_t *rng)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < m; i++)
 		buf[i] = x[next_random(rng) % n];
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return quantile_sorted(buf, n, 0.5);
+	qsort(buf, m, sizeof(*buf), cmp_double);
+	return quantile_sorted(buf, m, 0.5);
 }
 
 int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t nb,
@@ -239,8 +240,8 @@ int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t n
 		return -1;
 	}
 	for (unsigned int i = 0; i < iters; i++) {
-		double ma = resampled_median(a, na, buf, &rng);
-		double mb = resampled_median(b, nb, buf, &rng);
+		double ma = resampled_median(a, na, na, buf, &rng);
+		double mb = resampled_median(b, nb, nb, buf, &rng);
 
 		if (ma != 0)
 			changes[kept++] = mb / ma - 1;
@@ -248,6 +249,36 @@ int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t n
 	qsort(changes, kept, sizeof(*changes), cmp_double);
 	*lo = quantile_sorted(changes, kept, (1 - level) / 2);
 	*hi = quantile_sorted(changes, kept, 1 - (1 - level) / 2);
+	free(buf);
+	free(changes);
+	return kept ? 0 : -1;
+}
+
+int stats_null_change(const double *x, size_t n, size_t na, size_t nb, unsigned int iters,
+		      double level, uint64_t seed, double *bound)
+{
+	double *buf, *changes;
+	uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+	unsigned int kept = 0;
+
+	if (!n || !na || !nb || !iters)
+		return -1;
+	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
+	changes = malloc(iters * sizeof(*changes));
+	if (!buf || !changes) {
+		free(buf);
+		free(changes);
+		return -1;
+	}
+	for (unsigned int i = 0; i < iters; i++) {
+		double ma = resampled_median(x, n, na, buf, &rng);
+		double mb = resampled_median(x, n, nb, buf, &rng);
+
+		if (ma != 0)
+			changes[kept++] = fabs(mb / ma - 1);
+	}
+	qsort(changes, kept, sizeof(*changes), cmp_double);
+	*bound = quantile_sorted(changes, kept, level);
 	free(buf);
 	free(changes);
 	return kept ? 0 : -1;

@@ -37,4 +37,12 @@ int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t n
 			   unsigned int iters, double level, uint64_t seed,
 			   double *lo, double *hi);
 
+/* The change two same-kernel sides show by chance: the level quantile
+ * (e.g. 0.999) of |median(B) / median(A) - 1| where A and B are na and nb
+ * values drawn with replacement from x[0..n) (one value per boot of a
+ * reference of many boots), 'iters' times from a fixed seed. Returns 0, or
+ * -1 when a size is 0 or memory runs out. */
+int stats_null_change(const double *x, size_t n, size_t na, size_t nb, unsigned int iters,
+		      double level, uint64_t seed, double *bound);
+
 #endif

@@ -14,14 +14,15 @@ trap 'rm -rf "$tmp"' EXIT
 
 # mkrun DIR RUNS FACTOR [JITTER_PCT]: a gate run of BOOTS boots (3), RUNS
 # rounds each, one scenario on ext4, 200 faults per run spread 1000..1199 ns
-# times FACTOR; boot 1 is also scaled by 1 + JITTER %, boot 2 by 1 - JITTER %.
+# times FACTOR; boots 1, 4, 7... are also scaled by 1 + JITTER %, boots 2,
+# 5, 8... by 1 - JITTER %.
 # MEASURE: its meta.txt's measure= (icount).
 mkrun() {
 	dir=$1 runs=$2 factor=$3 jitter=${4:-0}
 	mkdir -p "$dir"
 	awk -v runs="$runs" -v f="$factor" -v j="$jitter" -v boots="${BOOTS:-3}" 'BEGIN {
 		for (b = 1; b <= boots; b++) for (r = 1; r <= runs; r++) {
-			s = f * (1 + j / 100 * (b == 1 ? 1 : b == 2 ? -1 : 0)); line = b " ext4 empty-none-sync " r
+			s = f * (1 + j / 100 * (b % 3 == 1 ? 1 : b % 3 == 2 ? -1 : 0)); line = b " ext4 empty-none-sync " r
 			for (i = 0; i < 200; i++) line = line " " int((1000 + (i * 37) % 200) * s)
 			print line } }' >"$dir/samples.txt"
 	{ echo "accelerator=tcg,thread=single,icount=shift=4"; echo "host_cpu=AMD EPYC"
@@ -43,6 +44,9 @@ BOOTS=2 mkrun "$tmp/few" 3 1.05
 mkrun "$tmp/noisy" 3 1 4
 mkrun "$tmp/noisy_slow" 3 1.05 4
 MEASURE=wall mkrun "$tmp/wall" 3 1
+BOOTS=12 mkrun "$tmp/noisy12" 3 1 4
+BOOTS=9 mkrun "$tmp/noisy9" 3 1 4
+BOOTS=12 MEASURE=wall mkrun "$tmp/wall12" 3 1 4
 
 t_same() { g --base "$tmp/base" --new "$tmp/same" --json && want_verdict median same && want_verdict p99 same; }
 t_worse() { g --base "$tmp/base" --new "$tmp/slow" --json; want_rc 16 && want_verdict median worse; }
@@ -95,6 +99,28 @@ t_bad_input() {
 	want_rc 1 && grep -q "not a gate run" "$tmp/err"
 }
 
+# A quiet pair, but a reference of 12 boots shows +-4 % between boots: 3
+# boots a side can differ by that by chance, so 5 % is not "worse".
+t_reference_floor() {
+	g --base "$tmp/base" --new "$tmp/slow" --reference "$tmp/noisy12" --json
+	[ "$rc" != 16 ] || { echo "5 % under a 4 % reference called worse"; return 1; }
+	jq -e '.rows[0] | .reference_boots == 12 and .reference_floor > 0.05 and .floor == .reference_floor' \
+		"$tmp/out" >/dev/null || { echo "row: $(jq -c '.rows[0]' "$tmp/out")"; return 1; }
+}
+# No --reference: a base of 12 boots is its own; one of 9 is too few.
+t_base_as_reference() {
+	g --base "$tmp/noisy12" --new "$tmp/noisy_slow" --json
+	jq -e '.rows[0] | .reference_boots == 12 and .reference_floor > 0.05' "$tmp/out" >/dev/null ||
+		{ echo "12 boots: $(jq -c '.rows[0]' "$tmp/out")"; return 1; }
+	g --base "$tmp/base" --new "$tmp/slow" --reference "$tmp/noisy9" --json
+	want_rc 16 && jq -e '.rows[0] | .reference_boots == 9 and .reference_floor == 0' "$tmp/out" >/dev/null ||
+		{ echo "9 boots: $(jq -c '.rows[0]' "$tmp/out")"; return 1; }
+}
+t_reference_refused() {
+	g --base "$tmp/base" --new "$tmp/slow" --reference "$tmp/wall12"
+	want_rc 18 && grep -q "not comparable: measure differs (base 'icount', reference $tmp/wall12 'wall')" "$tmp/err"
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check identical_runs_same t_same
@@ -111,4 +137,7 @@ ktap_check text_table_lkp_style t_text_table
 ktap_check ktap_one_result_per_metric t_ktap
 ktap_check noise_cv_runs_and_boots t_noise
 ktap_check bad_input_one_line t_bad_input
+ktap_check reference_boots_raise_floor t_reference_floor
+ktap_check base_of_ten_boots_is_reference t_base_as_reference
+ktap_check other_reference_refused t_reference_refused
 ktap_finish

@@ -107,6 +107,27 @@ static void test_bootstrap(struct ktap_case_ctx *t)
 	KTAP_EXPECT(t, stats_bootstrap_change(a, 0, b, 10, 10, 0.95, 7, &lo, &hi) == -1, "empty accepted");
 }
 
+/* Boots spread evenly over +-3 %: medians of 3 against 3 differ by chance
+ * up to about the spread, of 30 against 30 far less; no spread, no change. */
+static void test_null_change(struct ktap_case_ctx *t)
+{
+	double x[61], same[20], small, large, again;
+
+	for (int i = 0; i < 61; i++)
+		x[i] = 1000 * (0.97 + 0.001 * i);
+	for (int i = 0; i < 20; i++)
+		same[i] = 500;
+	KTAP_EXPECT(t, !stats_null_change(x, 61, 3, 3, 20000, 0.999, 3, &small), "failed");
+	KTAP_EXPECT(t, small > 0.025 && small < 0.062, "3 vs 3 at 0.999: %g", small);
+	stats_null_change(x, 61, 3, 3, 20000, 0.999, 3, &again);
+	KTAP_EXPECT(t, again == small, "not reproducible from its seed");
+	stats_null_change(x, 61, 30, 30, 20000, 0.999, 3, &large);
+	KTAP_EXPECT(t, large < small / 2, "30 vs 30: %g, 3 vs 3: %g", large, small);
+	stats_null_change(same, 20, 3, 3, 2000, 0.999, 3, &small);
+	KTAP_EXPECT(t, small == 0, "identical boots: %g", small);
+	KTAP_EXPECT(t, stats_null_change(x, 0, 3, 3, 10, 0.999, 3, &small) == -1, "empty accepted");
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(test_quantiles),
 	KTAP_CASE(test_mwu_exact_separated),
@@ -116,6 +137,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_ks),
 	KTAP_CASE(test_one_outlier),
 	KTAP_CASE(test_bootstrap),
+	KTAP_CASE(test_null_change),
 };
 
 int main(void)
