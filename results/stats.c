@@ -222,34 +222,47 @@ static double resampled_median(const double *x, size_t n, size_t m, double *buf,
 	return quantile_sorted(buf, m, 0.5);
 }
 
+/* iters changes median(mb draws from b) / median(ma draws from a) - 1
+ * (absolute values when absolute), sorted, in a malloc'd array; *kept of
+ * them (draws with a zero median are skipped). NULL when out of memory. */
+static double *resampled_changes(const double *a, size_t na, size_t ma, const double *b, size_t nb,
+				 size_t mb, unsigned int iters, uint64_t seed, bool absolute,
+				 unsigned int *kept)
+{
+	double *buf = malloc((ma > mb ? ma : mb) * sizeof(*buf));
+	double *changes = malloc(iters * sizeof(*changes));
+	uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+
+	*kept = 0;
+	if (!buf || !changes) {
+		free(buf);
+		free(changes);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < iters; i++) {
+		double ma_med = resampled_median(a, na, ma, buf, &rng);
+		double mb_med = resampled_median(b, nb, mb, buf, &rng);
+
+		if (ma_med != 0)
+			changes[(*kept)++] = absolute ? fabs(mb_med / ma_med - 1) : mb_med / ma_med - 1;
+	}
+	qsort(changes, *kept, sizeof(*changes), cmp_double);
+	free(buf);
+	return changes;
+}
+
 int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t nb,
 			   unsigned int iters, double level, uint64_t seed,
 			   double *lo, double *hi)
 {
-	double *buf, *changes;
-	uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
-	unsigned int kept = 0;
+	unsigned int kept;
+	double *changes;
 
-	if (!na || !nb || !iters || stats_quantile(a, na, 0.5) == 0)
+	if (!na || !nb || !iters || stats_quantile(a, na, 0.5) == 0 ||
+	    !(changes = resampled_changes(a, na, na, b, nb, nb, iters, seed, false, &kept)))
 		return -1;
-	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
-	changes = malloc(iters * sizeof(*changes));
-	if (!buf || !changes) {
-		free(buf);
-		free(changes);
-		return -1;
-	}
-	for (unsigned int i = 0; i < iters; i++) {
-		double ma = resampled_median(a, na, na, buf, &rng);
-		double mb = resampled_median(b, nb, nb, buf, &rng);
-
-		if (ma != 0)
-			changes[kept++] = mb / ma - 1;
-	}
-	qsort(changes, kept, sizeof(*changes), cmp_double);
 	*lo = quantile_sorted(changes, kept, (1 - level) / 2);
 	*hi = quantile_sorted(changes, kept, 1 - (1 - level) / 2);
-	free(buf);
 	free(changes);
 	return kept ? 0 : -1;
 }
@@ -257,29 +270,13 @@ int stats_bootstrap_change(const double *a, size_t na, const double *b, size_t n
 int stats_null_change(const double *x, size_t n, size_t na, size_t nb, unsigned int iters,
 		      double level, uint64_t seed, double *bound)
 {
-	double *buf, *changes;
-	uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
-	unsigned int kept = 0;
+	unsigned int kept;
+	double *changes;
 
-	if (!n || !na || !nb || !iters)
+	if (!n || !na || !nb || !iters ||
+	    !(changes = resampled_changes(x, n, na, x, n, nb, iters, seed, true, &kept)))
 		return -1;
-	buf = malloc((na > nb ? na : nb) * sizeof(*buf));
-	changes = malloc(iters * sizeof(*changes));
-	if (!buf || !changes) {
-		free(buf);
-		free(changes);
-		return -1;
-	}
-	for (unsigned int i = 0; i < iters; i++) {
-		double ma = resampled_median(x, n, na, buf, &rng);
-		double mb = resampled_median(x, n, nb, buf, &rng);
-
-		if (ma != 0)
-			changes[kept++] = fabs(mb / ma - 1);
-	}
-	qsort(changes, kept, sizeof(*changes), cmp_double);
 	*bound = quantile_sorted(changes, kept, level);
-	free(buf);
 	free(changes);
 	return kept ? 0 : -1;
 }
