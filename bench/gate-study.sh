@@ -24,10 +24,10 @@ run() { # NAME DELAY_NS
 		{ tail -n 5 "$out/runs/$1.log" >&2; die "gate run $1 failed"; }
 }
 compare() { # BASE NEW NAME: the gate's JSON into gates/NAME.json
-	rc=0 name=$3
+	rc=0 base=$1 new=$2 name=$3
 	shift 3
 	set -- "$@" $(for r in ${GATE_REFERENCE:-}; do printf -- '--reference %s ' "$r"; done)
-	"$gate" --base "$out/runs/$1" --new "$out/runs/$2" "$@" --json >"$out/gates/$name.json" 2>"$out/gates/$name.err" || rc=$?
+	"$gate" --base "$out/runs/$base" --new "$out/runs/$new" "$@" --json >"$out/gates/$name.json" 2>"$out/gates/$name.err" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 16 ] || [ "$rc" = 17 ] || die "gate $name: exit $rc: $(cat "$out/gates/$name.err")"
 }
 
