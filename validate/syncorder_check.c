@@ -26,6 +26,47 @@
 
 #include "syncorder_check.h"
 
+/*
+ * Every rule can be switched off at build time (-DSC_RULE_OFF=SC_R_NAME)
+ * so that tests/unit/test-checker-rules.sh can show the unit cases notice
+ * its absence: a rule no test misses is a rule nobody has seen work. The
+ * rules are the rows of tests/unit/data/checker-rules.txt.
+ */
+enum sc_rule {
+	SC_R_NONE,
+	/* what a fault requires */
+	SC_R_EXT4_OWN_TID,		/* allocating: its own handle's transaction */
+	SC_R_EXT4_CLEAN_REQ,		/* not allocating: i_datasync_tid at entry */
+	SC_R_XFS_OWN_SEQ,		/* allocating: its own CIL sequence, not later ones */
+	SC_R_XFS_PINNED_REQ,		/* not allocating, pinned: ili_commit_seq at entry */
+	SC_R_XFS_TIMESTAMP_EXEMPT,	/* ... unless only timestamps are logged */
+	SC_R_XFS_DATASYNC_SEQ,		/* 6.18: ili_datasync_seq at entry */
+	/* what proves it durable */
+	SC_R_EXT4_COMMIT,		/* j_commit_sequence at insertion */
+	SC_R_XFS_UNPINNED,		/* inode unpinned at insertion */
+	SC_R_XFS_CHECKPOINT,		/* a checkpoint covering it on the log */
+	SC_R_XFS_ABORTED_CKPT,		/* ... not an aborted one */
+	SC_R_XFS_FORCE,			/* a synchronous log force up to it returned 0 */
+	SC_R_XFS_FORCE_SYNC_ONLY,	/* ... not an asynchronous one */
+	/* the violations */
+	SC_R_DIRECT_UNCOMMITTED,
+	SC_R_SYNC_UNCOMMITTED,
+	SC_R_INSERT_IN_NEEDDSYNC,
+	SC_R_INSERT_BEFORE_SYNC,
+	SC_R_INSERT_BEFORE_FSYNC,
+	SC_R_FSYNC_RANGE,
+	SC_R_WRONG_PAGE,
+	SC_R_PMD_PAGE,			/* a PMD fault's page is its 2 MiB extent */
+	SC_R_NO_SYNC,
+	SC_R_DIRTY_NOT_SYNC,
+	SC_R_INSERT_OUTSIDE,
+};
+
+#ifndef SC_RULE_OFF
+#define SC_RULE_OFF SC_R_NONE
+#endif
+#define RULE(name) (SC_RULE_OFF != SC_R_##name)
+
 enum fstate { F_NONE, F_IN_FAULT, F_AWAIT_SYNC, F_IN_SYNC, F_DONE };
 
 struct sc_fault {
@@ -482,21 +523,23 @@ static enum req required(const struct sc_fault *f, __u64 *req)
 		if ((m->fs_flags | f->enter.fault.fs_flags) &
 		    (SO_FSF_EXT4_FAST_COMMIT | SO_FSF_EXT4_NO_JOURNAL))
 			return REQ_UNSUPPORTED;
-		if (isnew)
-			*req = m->own != ~0ULL ? m->own : m->seq_exit;
-		else
-			*req = m->seq_entry;
-		return REQ_SOME;
+		if (isnew) {
+			*req = m->own != ~0ULL && RULE(EXT4_OWN_TID) ? m->own : m->seq_exit;
+			return REQ_SOME;
+		}
+		*req = m->seq_entry;
+		return RULE(EXT4_CLEAN_REQ) ? REQ_SOME : REQ_NONE;
 	}
 	if (isnew) {
-		*req = m->own != ~0ULL ? m->own : m->seq_exit;
+		*req = m->own != ~0ULL && RULE(XFS_OWN_SEQ) ? m->own : m->seq_exit;
 		return REQ_SOME;
 	}
-	if (m->fs_flags & SO_FSF_XFS_DATASYNC_SEQ) {
+	if ((m->fs_flags & SO_FSF_XFS_DATASYNC_SEQ) && RULE(XFS_DATASYNC_SEQ)) {
 		*req = m->dsync_entry;
 		return *req ? REQ_SOME : REQ_NONE;
 	}
-	if (m->pin_entry && (m->fields_entry & ~SO_XFS_ILOG_TIMESTAMP)) {
+	if (m->pin_entry && (!RULE(XFS_TIMESTAMP_EXEMPT) || (m->fields_entry & ~SO_XFS_ILOG_TIMESTAMP)) &&
+	    RULE(XFS_PINNED_REQ)) {
 		*req = m->seq_entry;
 		return REQ_SOME;
 	}
@@ -509,14 +552,15 @@ static bool durable(struct sc_checker *c, const struct so_event *ins, __u64 req)
 	struct sc_dev *d;
 
 	if (ins->fs == FS_EXT4)
-		return sc_tid_geq((__u32)ins->insert.commit, (__u32)req);
+		return RULE(EXT4_COMMIT) && sc_tid_geq((__u32)ins->insert.commit, (__u32)req);
 	/* xfs: the inode unpinned (every checkpoint holding it is on the
 	 * log), a checkpoint at or after req completed, or a synchronous
 	 * force up to req returned 0. */
-	if (ins->insert.pin == 0)
+	if (ins->insert.pin == 0 && RULE(XFS_UNPINNED))
 		return true;
 	d = dev_get(c, ins->dev);
-	return (d->has_ckpt && d->ckpt >= req) || (d->has_forced && d->forced >= req);
+	return (RULE(XFS_CHECKPOINT) && d->has_ckpt && d->ckpt >= req) ||
+	       (RULE(XFS_FORCE) && d->has_forced && d->forced >= req);
 }
 
 static void commit_state(struct sc_checker *c, const struct so_event *ins,
@@ -584,6 +628,8 @@ static void check_commit(struct sc_checker *c, struct sc_fault *f,
 		return;
 	}
 	commit_state(c, ins, state, sizeof(state));
+	if (sync ? !RULE(SYNC_UNCOMMITTED) : !RULE(DIRECT_UNCOMMITTED))
+		return;
 	if (sync) {
 		report(c, f, ins, SC_V_SYNC_UNCOMMITTED,
 		       "metadata sync returned 0 but %s %llu is not committed (%s) when the writable %s goes in",
@@ -607,9 +653,9 @@ static bool same_page(const struct sc_fault *f, const struct so_event *e)
 {
 	if (e->dev != f->enter.dev || e->ino != f->enter.ino)
 		return false;
-	if (f->enter.size == FAULT_SZ_PMD)
+	if (f->enter.size == FAULT_SZ_PMD && RULE(PMD_PAGE))
 		return e->pgoff >> 9 == f->enter.pgoff >> 9;
-	return e->pgoff == f->enter.pgoff;
+	return e->pgoff == f->enter.pgoff || !RULE(WRONG_PAGE);
 }
 
 /* ---- events -------------------------------------------------------------------- */
@@ -618,7 +664,7 @@ static void end_fault(struct sc_checker *c, struct sc_task *t, const char *why)
 {
 	struct sc_fault *f = &t->f;
 
-	if (f->state == F_AWAIT_SYNC)
+	if (f->state == F_AWAIT_SYNC && RULE(NO_SYNC))
 		report(c, f, NULL, SC_V_NO_SYNC,
 		       "dax_iomap_fault returned NEEDDSYNC but dax_finish_sync_fault was not called (%s)", why);
 	else if (f->state == F_IN_FAULT || f->state == F_IN_SYNC)
@@ -678,7 +724,8 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 		check_commit(c, f, e, false);
 		break;
 	case F_AWAIT_SYNC:
-		report(c, f, e, SC_V_INSERT_BEFORE_SYNC,
+		if (RULE(INSERT_BEFORE_SYNC))
+			report(c, f, e, SC_V_INSERT_BEFORE_SYNC,
 		       "writable entry installed after NEEDDSYNC but before dax_finish_sync_fault");
 		break;
 	case F_IN_SYNC:
@@ -689,7 +736,7 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 			report(c, f, e, SC_V_WRONG_PAGE,
 			       "writable entry for pgoff %llu in the sync of the fault on pgoff %llu",
 			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
-		if (!f->fsync_done || f->fsync_ret != 0) {
+		if ((!f->fsync_done || f->fsync_ret != 0) && RULE(INSERT_BEFORE_FSYNC)) {
 			if (f->fsync_done)
 				report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
 				       "writable entry installed although the metadata sync failed (%d)",
@@ -704,7 +751,7 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 		{
 			__u64 pos = f->enter.pgoff << 12;
 
-			if (f->fsync_start > pos || f->fsync_end < pos)
+			if ((f->fsync_start > pos || f->fsync_end < pos) && RULE(FSYNC_RANGE))
 				report(c, f, e, SC_V_FSYNC_RANGE,
 				       "metadata sync covered %llu..%llu, not the faulting offset %llu",
 				       (unsigned long long)f->fsync_start,
@@ -715,6 +762,8 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 	default: {
 		struct sc_fault tmp = { 0 };
 
+		if (!RULE(INSERT_OUTSIDE))
+			break;
 		tmp.enter = *e;
 		seq_add(&tmp, e);
 		report(c, &tmp, e, SC_V_INSERT_OUTSIDE,
@@ -735,7 +784,7 @@ static void on_global(struct sc_checker *c, const struct so_event *e)
 		break;
 	case SO_EV_XFS_CKPT:
 		c->st.xfs_checkpoints++;
-		if (!e->log.aux && (!d->has_ckpt || e->log.seq > d->ckpt)) {
+		if ((!e->log.aux || !RULE(XFS_ABORTED_CKPT)) && (!d->has_ckpt || e->log.seq > d->ckpt)) {
 			d->ckpt = e->log.seq;
 			d->has_ckpt = true;
 		}
@@ -829,12 +878,12 @@ static void on_fault_exit(struct sc_checker *c, struct sc_task *t, const struct 
 	if (f->ret & SO_VM_FAULT_NEEDDSYNC) {
 		c->st.needdsync++;
 		proc_get(c, e)->needdsync++;
-		if (f->n_direct)
+		if (f->n_direct && RULE(INSERT_IN_NEEDDSYNC))
 			report(c, f, e, SC_V_INSERT_IN_NEEDDSYNC,
 			       "dax_iomap_fault returned NEEDDSYNC after installing a writable entry");
 		f->state = F_AWAIT_SYNC;
 	} else {
-		if (f->n_direct && f->have_iter &&
+		if (f->n_direct && f->have_iter && RULE(DIRTY_NOT_SYNC) &&
 		    (f->iter.iter.iomap_flags & SO_IOMAP_F_DIRTY) &&
 		    (f->iter.iter.iter_flags & SO_IOMAP_WRITE))
 			report(c, f, e, SC_V_DIRTY_NOT_SYNC,
@@ -898,7 +947,7 @@ static void on_xfs_force(struct sc_checker *c, struct sc_task *t, const struct s
 	if (f->state == F_IN_SYNC)
 		seq_add(f, e);
 	c->st.xfs_forces++;
-	if (e->log.ret == 0 && (e->log.aux & SO_XFS_LOG_SYNC)) {
+	if (e->log.ret == 0 && ((e->log.aux & SO_XFS_LOG_SYNC) || !RULE(XFS_FORCE_SYNC_ONLY))) {
 		struct sc_dev *d = dev_get(c, e->dev);
 
 		if (!d->has_forced || e->log.seq > d->forced) {
@@ -925,7 +974,7 @@ static void on_mkwrite(struct sc_checker *c, struct sc_task *t, const struct so_
 	if (!e->no_entry && !f->n_sync)
 		report(c, f, e, SC_E_SEQUENCE,
 		       "dax_insert_pfn_mkwrite fired but the insertion itself was not observed");
-	else if (!e->no_entry && !f->fsync_done)
+	else if (!e->no_entry && !f->fsync_done && RULE(INSERT_BEFORE_FSYNC))
 		report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
 		       "dax_insert_pfn_mkwrite before the metadata sync returned");
 }

@@ -777,6 +777,278 @@ static void after_skipped_fault_is_judged(struct ktap_case_ctx *t)
 	sc_free(c);
 }
 
+/* ---- one case per rule (tests/unit/data/checker-rules.txt) ------------------- */
+
+/* The count of kind k is exactly want and nothing else was reported. */
+static void expect_only(struct ktap_case_ctx *t, const struct sc_checker *c, enum sc_kind k,
+			unsigned long long want, const char *text)
+{
+	const struct sc_report *r = first_report(c, k);
+
+	KTAP_EXPECT(t, c->by_kind[k] == want && c->n_violations + c->n_errors == want,
+		    "%s %llu of %llu reports, want %llu: %s", sc_kind_name(k), c->by_kind[k],
+		    c->n_violations + c->n_errors, want, c->nreports ? c->reports[0].text : "");
+	if (want && text)
+		KTAP_EXPECT(t, r && strstr(r->text, text), "diagnosis: %s", r ? r->text : "(none)");
+}
+
+/* The sync part of a NEEDDSYNC fault on xfs, up to the entry going in with
+ * the inode pinned (so only the log's state can prove durability). */
+static void xfs_sync_to_insert(struct sc_checker *c, __u64 pgoff, __u64 seq)
+{
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, pgoff, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, pgoff, 0);
+	fsync(c, 1, FS_XFS, pgoff, 0, 1);
+	insert_xfs(c, 1, pgoff, 1, seq);
+	mkwrite(c, 1, FS_XFS, pgoff, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, pgoff, NOPAGE);
+}
+
+static void xfs_force(struct sc_checker *c, __u64 seq, __u32 flags, __s32 ret)
+{
+	struct so_event e = ev(SO_EV_XFS_FORCE, 1, FS_XFS, 0);
+
+	e.log.seq = seq;
+	e.log.aux = flags;
+	e.log.ret = ret;
+	feed(c, e);
+}
+
+/* ext4 allocates in transaction 5 but leaves i_datasync_tid at 4 (already
+ * committed): the fault's own handle is what it needs, and the sync that
+ * commits nothing past 4 must be caught. */
+static void ext4_own_handle_required(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 4, 5, 4);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
+	fsync(c, 1, FS_EXT4, 0, 0, 4);
+	insert_ext4(c, 1, 0, 4, 4);
+	mkwrite(c, 1, FS_EXT4, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "transaction 5 is not committed");
+	sc_free(c);
+}
+
+/* Blocks allocated by write() in transaction 6, not yet committed; the
+ * fault allocates nothing (no IOMAP_F_NEW) and maps writable at once. */
+static void ext4_written_not_committed(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_EXT4, 1, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 1, 0, 6, 6, NONE, 5);
+	iter(c, 1, FS_EXT4, 1, 0);
+	insert_ext4(c, 1, 1, 5, 6);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 1, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_DIRECT_UNCOMMITTED, 1, "uncommitted transaction 6");
+	sc_free(c);
+}
+
+/* xfs, <= 6.12: the inode is pinned with a logged extent change (sequence
+ * 7, from write()); no checkpoint covers it when the entry goes in. */
+static void xfs_pinned_not_committed(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	global(c, SO_EV_XFS_CKPT, FS_XFS, 6);
+	xfs_iomap(c, 1, 0, 0, 7, 1, 0x1, 7, 1);
+	insert_xfs(c, 1, 0, 1, 7);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_DIRECT_UNCOMMITTED, 1, "uncommitted log sequence 7");
+	sc_free(c);
+}
+
+/* xfs, 6.18: ili_datasync_seq 8 says what fdatasync would force, even with
+ * the pin count at 0 when iomap_begin started. */
+static void xfs_datasync_seq_required(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	e = ev(SO_EV_IOMAP, 1, FS_XFS, 0);
+	e.iomap.flags_in = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
+	e.iomap.fs_flags = SO_FSF_XFS_DATASYNC_SEQ;
+	e.iomap.dsync_entry = 8;
+	e.iomap.seq_entry = e.iomap.seq_exit = 8;
+	e.iomap.own = NONE;
+	feed(c, e);
+	insert_xfs(c, 1, 0, 1, 8);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_DIRECT_UNCOMMITTED, 1, "uncommitted log sequence 8");
+	sc_free(c);
+}
+
+/* No checkpoint seen, inode still pinned: a synchronous force up to 6 that
+ * returned 0 is the evidence (today's rule; issue 12 questions it). */
+static void xfs_sync_force_is_evidence(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
+	xfs_force(c, 6, SO_XFS_LOG_SYNC, 0);
+	fsync(c, 1, FS_XFS, 0, 0, 1);
+	insert_xfs(c, 1, 0, 1, 6);
+	mkwrite(c, 1, FS_XFS, 0, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1 && c->st.xfs_forces == 1,
+		    "result %d forces %llu: %s", sc_result(c), c->st.xfs_forces,
+		    c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
+/* An asynchronous force, or a synchronous one that failed, proves nothing. */
+static void xfs_async_or_failed_force_not_evidence(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
+	xfs_force(c, 6, 0, 0);
+	xfs_force(c, 6, SO_XFS_LOG_SYNC, -5);
+	xfs_sync_to_insert(c, 0, 6);
+	done(c);
+	expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "log sequence 6 is not committed");
+	sc_free(c);
+}
+
+/* A checkpoint that aborted (log shut down) put nothing on the log. */
+static void xfs_aborted_checkpoint_not_evidence(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
+	e = ev(SO_EV_XFS_CKPT, 0, FS_XFS, 0);
+	e.log.seq = 6;
+	e.log.aux = 1;
+	feed(c, e);
+	xfs_sync_to_insert(c, 0, 6);
+	done(c);
+	expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "log sequence 6 is not committed");
+	sc_free(c);
+}
+
+/* IOMAP_F_DIRTY reached DAX on a write fault, yet the entry went in
+ * writable without NEEDDSYNC (the metadata happens to be committed). */
+static void dirty_without_needdsync(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_EXT4, 2, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 2, SO_IOMAP_F_DIRTY, 3, 3, NONE, 3);
+	iter(c, 1, FS_EXT4, 2, SO_IOMAP_F_DIRTY);
+	insert_ext4(c, 1, 2, 3, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 2, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_DIRTY_NOT_SYNC, 1, "IOMAP_F_DIRTY reached dax_fault_iter");
+	sc_free(c);
+}
+
+/* A fault on page 3 installs page 4. */
+static void wrong_page(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_EXT4, 3, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 3, 0, 3, 3, NONE, 3);
+	insert_ext4(c, 1, 4, 3, 3);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 3, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_WRONG_PAGE, 1, "writable entry for pgoff 4 inside the fault on pgoff 3");
+	sc_free(c);
+}
+
+/* The sync covered the next page, not the faulting one. */
+static void fsync_range_misses_page(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, FS_EXT4, 2, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 2, NEW_DIRTY, 4, 5, 5, 4);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 2, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 2, 0);
+	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 5);
+	e = ev(SO_EV_FSYNC_ENTER, 1, FS_EXT4, 2);
+	e.fsync.start = 3 * 4096;
+	e.fsync.end = 4 * 4096 - 1;
+	feed(c, e);
+	e.type = SO_EV_FSYNC_EXIT;
+	e.fsync.commit = 5;
+	feed(c, e);
+	insert_ext4(c, 1, 2, 5, 5);
+	mkwrite(c, 1, FS_EXT4, 2, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 2, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_FSYNC_RANGE, 1, "covered 12288..16383, not the faulting offset 8192");
+	sc_free(c);
+}
+
+/* NEEDDSYNC returned, and the entry goes in before dax_finish_sync_fault. */
+static void insert_before_sync(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	insert_ext4(c, 1, 0, 4, 5);
+	done(c);
+	expect_only(t, c, SC_V_INSERT_BEFORE_SYNC, 1, "after NEEDDSYNC but before dax_finish_sync_fault");
+	sc_free(c);
+}
+
+/* A PMD fault at pgoff 515 maps the 2 MiB extent from 512: the entry's
+ * pgoff is 512, the same page; committed, so clean. */
+static void pmd_sync_fault_clean(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, FS_XFS, 515, FAULT_SZ_PMD, 0);
+	xfs_iomap(c, 1, 515, NEW_DIRTY, 5, 0, 0, 6, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 515, NEEDDSYNC);
+	e = ev(SO_EV_SYNC_ENTER, 1, FS_XFS, 515);
+	e.size = FAULT_SZ_PMD;
+	feed(c, e);
+	global(c, SO_EV_XFS_CKPT, FS_XFS, 6);
+	e = ev(SO_EV_FSYNC_ENTER, 1, FS_XFS, 515);
+	e.fsync.start = 512 * 4096ULL;
+	e.fsync.end = 1024 * 4096ULL - 1;
+	feed(c, e);
+	e.type = SO_EV_FSYNC_EXIT;
+	feed(c, e);
+	e = ev(SO_EV_INSERT, 1, FS_XFS, 512);
+	e.insert.address = 0x7f0000200000ULL;
+	e.insert.how = SO_INS_PMD;
+	e.insert.write = 1;
+	e.insert.pin = 1;
+	e.insert.seq = 6;
+	feed(c, e);
+	mkwrite(c, 1, FS_XFS, 512, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 515, NOPAGE);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.faults_pmd == 1 && c->st.checked == 1,
+		    "result %d pmd %llu: %s", sc_result(c), c->st.faults_pmd,
+		    c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(clean_sync_fault_ext4),
 	KTAP_CASE(clean_direct_fault_ext4),
@@ -807,6 +1079,18 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(in_flight_at_attach_skipped),
 	KTAP_CASE(late_half_fault_is_judged),
 	KTAP_CASE(after_skipped_fault_is_judged),
+	KTAP_CASE(ext4_own_handle_required),
+	KTAP_CASE(ext4_written_not_committed),
+	KTAP_CASE(xfs_pinned_not_committed),
+	KTAP_CASE(xfs_datasync_seq_required),
+	KTAP_CASE(xfs_sync_force_is_evidence),
+	KTAP_CASE(xfs_async_or_failed_force_not_evidence),
+	KTAP_CASE(xfs_aborted_checkpoint_not_evidence),
+	KTAP_CASE(dirty_without_needdsync),
+	KTAP_CASE(wrong_page),
+	KTAP_CASE(fsync_range_misses_page),
+	KTAP_CASE(insert_before_sync),
+	KTAP_CASE(pmd_sync_fault_clean),
 };
 
 int main(void)
