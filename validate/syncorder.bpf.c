@@ -329,6 +329,17 @@ static __always_inline __u64 jbd2_commit_seq(journal_t *j)
 	return j ? BPF_CORE_READ(j, j_commit_sequence) : 0;
 }
 
+/* jbd2.h's j_flags bits: #defines, not in BTF; the same from 6.1 to 7.2. */
+#define JBD2_ABORT___so		0x002
+#define JBD2_BARRIER___so	0x020
+
+static __always_inline __u16 jbd2_log_flags(journal_t *j)
+{
+	unsigned long f = j ? BPF_CORE_READ(j, j_flags) : 0;
+
+	return (f & JBD2_BARRIER___so ? 0 : SO_LOGF_NO_FLUSH) | (f & JBD2_ABORT___so ? SO_LOGF_ABORTED : 0);
+}
+
 static __always_inline __u64 jbd2_running_tid(journal_t *j)
 {
 	transaction_t *t = j ? BPF_CORE_READ(j, j_running_transaction) : NULL;
@@ -604,6 +615,7 @@ static __always_inline int insert_entry(struct vm_area_struct *vma,
 		e->insert.commit = jbd2_commit_seq(j);
 		e->insert.running = jbd2_running_tid(j);
 		e->insert.seq = ext4_datasync_tid(inode);
+		e->insert.log_flags = jbd2_log_flags(j);
 	} else if (fs == FS_XFS) {
 		struct xfs_snap xs = {};
 

@@ -107,7 +107,8 @@ struct so_iter_rec {
  * The commit state at the instant a writable entry is installed (fentry of
  * the insert helper: the entry is not yet in the page table).
  * ext4: commit = j_commit_sequence, running = j_running_transaction->t_tid
- *       (or ~0), seq = i_datasync_tid now.
+ *       (or ~0), seq = i_datasync_tid now, log_flags = SO_LOGF_* from
+ *       j_flags (a commit counts only when its record went out flushed).
  * xfs:  pin = i_pincount now, seq = ili_commit_seq now.
  */
 struct so_insert_rec {
@@ -118,8 +119,15 @@ struct so_insert_rec {
 	__u32 pin;
 	__u8 how;		/* SO_INS_PTE / SO_INS_PMD */
 	__u8 write;
-	__u16 pad;
+	__u16 log_flags;	/* SO_LOGF_* */
 };
+
+/* insert.log_flags (ext4): why j_commit_sequence is not proof of media.
+ * jbd2 writes the commit record with REQ_PREFLUSH | REQ_FUA only with
+ * JBD2_BARRIER (barrier=0 clears it), and an aborted journal skips the
+ * record yet still advances j_commit_sequence (fs/jbd2/commit.c). */
+#define SO_LOGF_NO_FLUSH	0x1	/* !(j_flags & JBD2_BARRIER) */
+#define SO_LOGF_ABORTED		0x2	/* j_flags & JBD2_ABORT */
 
 struct so_fsync_rec {
 	__u64 start, end;

@@ -43,6 +43,7 @@ enum sc_rule {
 	SC_R_XFS_DATASYNC_SEQ,		/* 6.18: ili_datasync_seq at entry */
 	/* what proves it durable */
 	SC_R_EXT4_COMMIT,		/* j_commit_sequence at insertion */
+	SC_R_EXT4_FLUSHED,		/* ... of a journal with barriers, not aborted */
 	SC_R_XFS_UNPINNED,		/* inode unpinned at insertion */
 	SC_R_XFS_CHECKPOINT,		/* a checkpoint covering it on the log */
 	SC_R_XFS_ABORTED_CKPT,		/* ... not an aborted one */
@@ -240,11 +241,13 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 			if (e->insert.running != ~0ULL)
 				snprintf(run, sizeof(run), "%llu", (unsigned long long)e->insert.running);
 			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): j_commit_sequence %llu, "
-				 "running tid %s, i_datasync_tid %llu",
+				 "running tid %s, i_datasync_tid %llu%s%s",
 				 e->insert.how == SO_INS_PMD ? "PMD" : "PTE",
 				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
 				 (unsigned long long)e->insert.commit, run,
-				 (unsigned long long)e->insert.seq);
+				 (unsigned long long)e->insert.seq,
+				 e->insert.log_flags & SO_LOGF_NO_FLUSH ? ", journal without barriers" : "",
+				 e->insert.log_flags & SO_LOGF_ABORTED ? ", journal aborted" : "");
 		} else {
 			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): pincount %u, ili_commit_seq %llu",
 				 e->insert.how == SO_INS_PMD ? "PMD" : "PTE",
@@ -552,7 +555,8 @@ static bool durable(struct sc_checker *c, const struct so_event *ins, __u64 req)
 	struct sc_dev *d;
 
 	if (ins->fs == FS_EXT4)
-		return RULE(EXT4_COMMIT) && sc_tid_geq((__u32)ins->insert.commit, (__u32)req);
+		return RULE(EXT4_COMMIT) && sc_tid_geq((__u32)ins->insert.commit, (__u32)req) &&
+		       (!RULE(EXT4_FLUSHED) || !(ins->insert.log_flags & (SO_LOGF_NO_FLUSH | SO_LOGF_ABORTED)));
 	/* xfs: the inode unpinned (every checkpoint holding it is on the
 	 * log), a checkpoint at or after req completed, or a synchronous
 	 * force up to req returned 0. */
@@ -569,7 +573,11 @@ static void commit_state(struct sc_checker *c, const struct so_event *ins,
 	struct sc_dev *d;
 
 	if (ins->fs == FS_EXT4) {
-		snprintf(buf, len, "j_commit_sequence %llu", (unsigned long long)ins->insert.commit);
+		__u16 lf = ins->insert.log_flags;
+
+		snprintf(buf, len, "j_commit_sequence %llu%s", (unsigned long long)ins->insert.commit,
+			 lf & SO_LOGF_ABORTED ? ", journal aborted: commit records skipped" :
+			 lf & SO_LOGF_NO_FLUSH ? ", journal without barriers: commit records not flushed" : "");
 		return;
 	}
 	d = dev_get(c, ins->dev);

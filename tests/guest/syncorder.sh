@@ -8,7 +8,8 @@
 #     filesystem (threads faulting one file while another allocates in it),
 #     no violation;
 #   - the mutants (validate/mutants/mapsync_mutant.ko): each injected bug is
-#     reported, with its own diagnosis, in every scenario it can break.
+#     reported, with its own diagnosis, in every scenario it can break, as
+#     many times as the module injected it.
 # One syncorder run covers a whole batch of workloads (loading and detaching
 # ~30 probes costs seconds under TCG); its per-process JSON figures are
 # mapped back to the scenarios by pid.
@@ -198,7 +199,9 @@ mutant_batch() {
 			fi
 			;;
 		*)
-			if [ "$runs" != 1 ] || [ "$caught" -lt 1 ]; then
+			# Every injection is a fault the bug breaks: each must be
+			# reported, once (caught 1 of 64 would hide a blind spot).
+			if [ "$runs" != 1 ] || [ "$injected" -lt 1 ] || [ "$caught" != "$injected" ]; then
 				ktap_fail "$name" "bug injected $injected times, $caught $kind reported ($runs runs, $violations violations)"
 			elif [ "$violations" != "$caught" ]; then
 				ktap_fail "$name" "$violations violations but $caught of kind $kind: $diag"

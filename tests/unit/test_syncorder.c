@@ -1049,6 +1049,41 @@ static void pmd_sync_fault_clean(struct ktap_case_ctx *t)
 	sc_free(c);
 }
 
+/* ext4: transaction 5 committed, but its record went out without a flush
+ * (JBD2_BARRIER clear) or not at all (aborted journal): not on media. */
+static void ext4_commit_not_on_media(struct ktap_case_ctx *t)
+{
+	static const struct { __u16 flags; const char *why; } how[] = {
+		{ SO_LOGF_NO_FLUSH, "journal without barriers: commit records not flushed" },
+		{ SO_LOGF_ABORTED, "journal aborted: commit records skipped" },
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct sc_checker *c = sc_new();
+		struct so_event e;
+
+		fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
+		ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
+		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+		ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
+		global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 5);
+		fsync(c, 1, FS_EXT4, 0, 0, 5);
+		e = ev(SO_EV_INSERT, 1, FS_EXT4, 0);
+		e.insert.address = 0x7f0000000000ULL;
+		e.insert.write = 1;
+		e.insert.commit = 5;
+		e.insert.running = 6;
+		e.insert.seq = 5;
+		e.insert.log_flags = how[i].flags;
+		feed(c, e);
+		mkwrite(c, 1, FS_EXT4, 0, false);
+		ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, 0, NOPAGE);
+		done(c);
+		expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, how[i].why);
+		sc_free(c);
+	}
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(clean_sync_fault_ext4),
 	KTAP_CASE(clean_direct_fault_ext4),
@@ -1091,6 +1126,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(fsync_range_misses_page),
 	KTAP_CASE(insert_before_sync),
 	KTAP_CASE(pmd_sync_fault_clean),
+	KTAP_CASE(ext4_commit_not_on_media),
 };
 
 int main(void)

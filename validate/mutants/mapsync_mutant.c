@@ -7,6 +7,7 @@
  *   insmod mapsync_mutant.ko mode=clear_dirty [fs=ext4|xfs|all]
  *   insmod mapsync_mutant.ko mode=skip_fsync  [fs=ext4|xfs|all]
  *   insmod mapsync_mutant.ko mode=skip_commit [fs=ext4]
+ *   insmod mapsync_mutant.ko mode=no_flush    [fs=ext4]
  *   cat /sys/module/mapsync_mutant/parameters/hits   # bugs injected so far
  *   cat /sys/module/mapsync_mutant/parameters/armed  # functions hooked
  *
@@ -31,12 +32,21 @@
  *   fsync waits for its transaction there) returns 0 without committing.
  *   ext4 only: xfs's log force is what syncorder trusts today.
  *
+ * no_flush (bug e): the journal commits, but its commit record goes out
+ *   without REQ_PREFLUSH | REQ_FUA, as with barrier=0: the same task
+ *   marking; a kprobe on jbd2_complete_transaction clears JBD2_BARRIER of
+ *   the journal the fsync waits on before it commits (restored on rmmod;
+ *   rmmod before unmounting). One hit per synchronous fault whose fsync
+ *   waits on the journal. ext4 only: xfs has no nobarrier since 4.19.
+ *
  * A new mutant is its probes and one row of modes[] below.
  *
  * x86-64 only (argument registers, the return stub).
  */
 #include <linux/atomic.h>
 #include <linux/iomap.h>
+#include <linux/jbd2.h>
+#include <linux/log2.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -51,7 +61,7 @@
 
 static char *mode = "";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "clear_dirty (bug a), skip_fsync (bug b) or skip_commit (bug c)");
+MODULE_PARM_DESC(mode, "clear_dirty (bug a), skip_fsync (bug b), skip_commit (bug c) or no_flush (bug e)");
 
 static char *fs = "all";
 module_param(fs, charp, 0444);
@@ -199,6 +209,38 @@ static struct kprobe ext4_commit_kp = {
 	.post_handler = fsync_post,
 };
 
+/* ---- bug e: ext4's journal commits without flushing ---------------------- */
+
+#define NJOURNALS 8
+static journal_t *unflushed[NJOURNALS];
+
+/* The journal is jbd2_complete_transaction's first argument (rdi). */
+static int no_flush_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	journal_t *j = (journal_t *)regs->di;
+
+	if (!task_in_sync())
+		return 0;
+	if (test_and_clear_bit(ilog2(JBD2_BARRIER), &j->j_flags))
+		for (int i = 0; i < NJOURNALS; i++)
+			if (!cmpxchg(&unflushed[i], NULL, j))
+				break;
+	atomic_long_inc(&hits);
+	return 0;
+}
+
+static struct kprobe ext4_no_flush_kp = {
+	.symbol_name = "jbd2_complete_transaction",
+	.pre_handler = no_flush_pre,
+};
+
+static void restore_barriers(void)
+{
+	for (int i = 0; i < NJOURNALS; i++)
+		if (unflushed[i])
+			set_bit(ilog2(JBD2_BARRIER), &unflushed[i]->j_flags);
+}
+
 /* ---- the modes ------------------------------------------------------------- */
 
 enum { MUT_EXT4, MUT_XFS, MUT_NFS };
@@ -219,6 +261,7 @@ static const struct mutant_mode modes[] = {
 	{ "clear_dirty", "a", NULL, { { .krp = &ext4_iomap_krp }, { .krp = &xfs_iomap_krp } } },
 	{ "skip_fsync", "b", &sync_krp, { { .kp = &ext4_fsync_kp }, { .kp = &xfs_fsync_kp } } },
 	{ "skip_commit", "c", &sync_krp, { { .kp = &ext4_commit_kp } } },
+	{ "no_flush", "e", &sync_krp, { { .kp = &ext4_no_flush_kp } } },
 };
 
 /* ---- registration ---------------------------------------------------------- */
@@ -336,6 +379,7 @@ static int __init mutant_init(void)
 static void __exit mutant_exit(void)
 {
 	remove_all();
+	restore_barriers();
 	pr_info("mapsync_mutant: disarmed after %ld hits\n", atomic_long_read(&hits));
 }
 
