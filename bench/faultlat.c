@@ -38,6 +38,7 @@
 #include "hist.h"
 #include "json.h"
 #include "mapsync.h"
+#include "samples.h"
 
 #define TOOL		"faultlat"
 #define JSON_VERSION	1
@@ -917,9 +918,7 @@ static int write_samples_file(const struct run *r)
 
 	if (!out)
 		return cli_fail_errno(errno, "open %s", env.samples_out);
-	for (size_t i = 0; i < total; i++)
-		fprintf(out, "%s%llu", i ? " " : "", (unsigned long long)r->samples[i]);
-	fputc('\n', out);
+	samples_line(out, NULL, r->samples, total);
 	/* Both run: a write error must not leak the stream. */
 	if (ferror(out) | fclose(out))
 		return cli_fail_errno(errno ? errno : EIO, "write %s", env.samples_out);

@@ -21,6 +21,7 @@
 /* Set by user space before load (and common.bpf.h's). */
 const volatile __u64 unit_div = 1000;		/* ns -> histogram unit */
 const volatile bool want_stacks = false;
+const volatile bool want_samples = false;	/* every phase to phase_samples */
 
 /* Read and written by user space while tracing (mmap'ed .bss). */
 __u64 counters[C_NR];
@@ -106,6 +107,12 @@ struct {
 	__uint(max_entries, 256 * 1024);
 } events SEC(".maps");
 
+/* --samples-out: 64 K samples in flight, read every 100 ms. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1024 * 1024);
+} phase_samples SEC(".maps");
+
 static struct hist_val zero_hist;
 
 static __always_inline void count(enum daxlat_counter c)
@@ -138,6 +145,16 @@ static __always_inline void hist_record(__u8 kind, __u8 size, __u8 write,
 	struct hist_val *h;
 	__u64 slot;
 
+	if (want_samples && kind >= K_PHASE1 && kind <= K_PHASE4) {
+		struct phase_sample *s = bpf_ringbuf_reserve(&phase_samples, sizeof(*s), 0);
+
+		if (s) {
+			s->ns = ns, s->kind = kind, s->fs = fs, s->size = size;
+			bpf_ringbuf_submit(s, 0);
+		} else {
+			count(C_SAMPLES_LOST);
+		}
+	}
 	h = bpf_map_lookup_elem(&hists, &key);
 	if (!h) {
 		bpf_map_update_elem(&hists, &key, &zero_hist, BPF_NOEXIST);

@@ -30,6 +30,7 @@
 #include "exitcodes.h"
 #include "hist.h"
 #include "json.h"
+#include "samples.h"
 
 #define NR_STORED_STACKS 1000	/* --stack-threshold keeps at most this many */
 
@@ -43,6 +44,7 @@ static struct env {
 	long top;
 	long interval;		/* seconds, 0: none */
 	long times;
+	const char *samples_out;	/* --samples-out */
 } env = {
 	.unit_div = 1000, .unit = "us", .unit_name = "usecs",
 	.stack_threshold_us = -1, .times = -1,
@@ -59,6 +61,7 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    daxlat                      # trace all DAX faults until Ctrl-C\n"
 "    daxlat 1 10                 # print every second, 10 times\n"
+"    daxlat -c 'faultlat -f /mnt/x/f -s empty --sync' --samples-out ph.txt  # every phase, in ns\n"
 "    daxlat -p 185               # only process 185 (all its threads)\n"
 "    daxlat -c 'faultlat -f /mnt/ext4/f -n 512 --sync >/tmp/out'\n"
 "                                # run a command, trace it and its children\n"
@@ -94,7 +97,7 @@ static const char doc[] =
 "  0 ok (with -c: the command's status), 1 runtime error, 2 usage,\n"
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
-enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP };
+enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT };
 /* More slowest-fault stacks than anybody reads; bounds the memory. */
 #define DAXLAT_TOP_MAX	10000
 
@@ -113,6 +116,9 @@ static const struct argp_option opts[] = {
 	  "kernel skip the next one, and its event is not counted)", 0 },
 	{ "stack-threshold", OPT_STACK_THRESHOLD, "USEC", 0, "Record the kernel stack of faults slower than USEC", 0 },
 	{ "top", OPT_TOP, "N", 0, "Record the kernel stacks of the N slowest faults", 0 },
+	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every phase of every MAP_SYNC fault to FILE "
+	  "in ns, a line per filesystem and phase: 'FS PHASE NS...' (PHASE: iomap, fsync, mkwrite, "
+	  "handler; the regression gate reads them)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output and probe decisions", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{ 0 },
@@ -142,6 +148,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TOP:
 		env.top = argp_parse_long(arg, "count for --top", 1, DAXLAT_TOP_MAX, state);
+		break;
+	case OPT_SAMPLES_OUT:
+		env.samples_out = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (pos == 0)
@@ -179,6 +188,7 @@ static void *open_skel(const void *cfg)
 		TRACE_CFG_APPLY(skel, (const struct trace_cfg *)cfg);
 		skel->rodata->unit_div = env.unit_div;
 		skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
+		skel->rodata->want_samples = env.samples_out != NULL;
 	}
 	return skel;
 }
@@ -248,6 +258,7 @@ static const struct {
 	[C_STACKS] = { "stacks", "stacks recorded" },
 	[C_STACKS_LOST] = { "stacks_lost", "stacks lost (ring buffer full)" },
 	[C_MISSED_ENTRY] = { "missed_entries", "exits without a seen entry" },
+	[C_SAMPLES_LOST] = { "samples_lost", "phase samples lost (ring buffer full)" },
 };
 
 static const struct {
@@ -670,10 +681,85 @@ static void sig_handler(int sig)
 	exiting = sig;
 }
 
+/* --samples-out: every phase sample, per filesystem and phase. */
+#define NPHASES (K_PHASE4 - K_PHASE1 + 1)
+static const char *const phase_names[NPHASES] = { "iomap", "fsync", "mkwrite", "handler" };
+
+struct phase_store {
+	uint64_t *v[FS_NR][NPHASES];
+	size_t n[FS_NR][NPHASES], cap[FS_NR][NPHASES];
+	bool out_of_memory;
+};
+
 struct rb_ctx {
 	struct evstore *stacks;
 	struct daxlat_bpf *skel;
+	struct phase_store *phases;
 };
+
+static int handle_sample(void *ctx, void *data, size_t len)
+{
+	struct phase_store *ps = ((struct rb_ctx *)ctx)->phases;
+	const struct phase_sample *s = data;
+	unsigned int f, k;
+	uint64_t *v;
+
+	if (len < sizeof(*s) || s->fs >= FS_NR || s->kind < K_PHASE1 || s->kind > K_PHASE4)
+		return 0;
+	f = s->fs, k = s->kind - K_PHASE1;
+	if (ps->n[f][k] == ps->cap[f][k]) {
+		size_t cap = ps->cap[f][k] ? 2 * ps->cap[f][k] : 1024;
+
+		if (!(v = realloc(ps->v[f][k], cap * sizeof(*v)))) {
+			ps->out_of_memory = true;
+			return 0;
+		}
+		ps->v[f][k] = v, ps->cap[f][k] = cap;
+	}
+	ps->v[f][k][ps->n[f][k]++] = s->ns;
+	return 0;
+}
+
+/* The samples file: EXIT_OK, or EXIT_RUNTIME (said why) when samples were
+ * lost or the file cannot be written; a partial file is not left behind. */
+static int write_phase_samples(const struct phase_store *ps, const struct daxlat_bpf *skel)
+{
+	__u64 lost = skel->bss->counters[C_SAMPLES_LOST];
+	FILE *out;
+	int err = 0;
+
+	if (lost || ps->out_of_memory) {
+		fprintf(stderr, "daxlat: %llu phase samples lost%s: not writing %s\n",
+			(unsigned long long)lost, ps->out_of_memory ? " (out of memory)" : "", env.samples_out);
+		return EXIT_RUNTIME;
+	}
+	if (!(out = fopen(env.samples_out, "w"))) {
+		fprintf(stderr, "daxlat: open %s: %s\n", env.samples_out, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	for (unsigned int f = 0; f < FS_NR; f++)
+		for (unsigned int k = 0; k < NPHASES; k++) {
+			char prefix[64];
+
+			if (!ps->n[f][k])
+				continue;
+			snprintf(prefix, sizeof(prefix), "%s %s", fault_fs_name(f), phase_names[k]);
+			err |= samples_line(out, prefix, ps->v[f][k], ps->n[f][k]);
+		}
+	if (ferror(out) | fclose(out) | err) {
+		fprintf(stderr, "daxlat: write %s: %s\n", env.samples_out, strerror(errno ? errno : EIO));
+		unlink(env.samples_out);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+static void phase_store_free(struct phase_store *ps)
+{
+	for (unsigned int f = 0; f < FS_NR; f++)
+		for (unsigned int k = 0; k < NPHASES; k++)
+			free(ps->v[f][k]);
+}
 
 static int handle_event(void *ctx, void *data, size_t len)
 {
@@ -859,7 +945,8 @@ int main(int argc, char **argv)
 	struct daxlat_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	struct evstore stacks;
-	struct rb_ctx rbc;
+	struct phase_store phases = { 0 };
+	struct rb_ctx rbc = { .stacks = &stacks, .phases = &phases };
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct held_cmd cmd = HELD_CMD_INIT;
 	int ret;
@@ -906,10 +993,14 @@ int main(int argc, char **argv)
 	}
 	if (env.stack_threshold_us >= 0)
 		skel->bss->stack_min_ns = (__u64)env.stack_threshold_us * 1000;
-	if (env.top || env.stack_threshold_us >= 0) {
-		rbc.stacks = &stacks, rbc.skel = skel;
-		rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rbc, NULL);
-		if (!rb) {
+	rbc.skel = skel;
+	if (env.top || env.stack_threshold_us >= 0 || env.samples_out) {
+		bool stacks_on = env.top || env.stack_threshold_us >= 0;
+
+		rb = ring_buffer__new(bpf_map__fd(stacks_on ? skel->maps.events : skel->maps.phase_samples),
+				      stacks_on ? handle_event : handle_sample, &rbc, NULL);
+		if (!rb || (stacks_on && env.samples_out &&
+			    ring_buffer__add(rb, bpf_map__fd(skel->maps.phase_samples), handle_sample, &rbc))) {
 			fprintf(stderr, "daxlat: cannot open the ring buffer: %s\n", strerror(errno));
 			goto cleanup;
 		}
@@ -928,6 +1019,12 @@ int main(int argc, char **argv)
 		ret = ri.child_status;
 	/* Stopped before its command ended: the command is stopped too (cleanup). */
 	ret = held_cmd_stopped_status(&cmd, exiting, ret);
+	if (env.samples_out) {
+		int werr = write_phase_samples(&phases, skel);
+
+		if (ret == EXIT_OK)
+			ret = werr;
+	}
 
 cleanup:
 	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */
@@ -937,5 +1034,6 @@ cleanup:
 	kernel_btf_free();
 	probe_kernel_free();
 	evstore_free(&stacks);
+	phase_store_free(&phases);
 	return ret;
 }

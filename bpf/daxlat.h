@@ -71,7 +71,17 @@ enum daxlat_counter {
 	C_STACKS,		/* stack events submitted */
 	C_STACKS_LOST,		/* stack events dropped: ring buffer full */
 	C_MISSED_ENTRY,		/* exits whose entry was not seen */
+	C_SAMPLES_LOST,		/* phase samples dropped: ring buffer full */
 	C_NR
+};
+
+/* One phase of one synchronous fault (--samples-out). */
+struct phase_sample {
+	__u64 ns;
+	__u8 kind;		/* K_PHASE1..K_PHASE4 */
+	__u8 fs;
+	__u8 size;
+	__u8 pad[5];
 };
 
 /* Where a stack event's latency was measured. */

@@ -30,9 +30,12 @@ verdict=$(tail -n 1 "$out/gate.txt")
 	echo "**$verdict** (exit $rc: $(case $rc in 0) echo "no regression";; 16) echo "a regression";; 17) echo "no regression, some metric unknown: run more";; esac))"
 	echo
 	echo "A metric is *worse* or *better* when the per-fault distributions differ (min of Mann-Whitney U"
-	echo "and Kolmogorov-Smirnov p < alpha), the change of its median over runs is at least the floor, and"
-	echo "the bootstrap interval of that change over runs excludes 0; *same* when the interval lies within"
-	echo "the floor; else *unknown* (run more). The floor comes from the base's own run-to-run noise."
+	echo "and Kolmogorov-Smirnov p < alpha), the change of its median over boots is at least the floor, and"
+	echo "the bootstrap interval of that change over boots excludes 0; *same* when the interval lies within"
+	echo "the floor; else *unknown* (run more). The floor per row: the least for the metric, 3 x the"
+	echo "boot-to-boot CV of both sides, and, from a reference of 10 boots or more (the base, or"
+	echo "--reference runs), the change same-kernel sides exceed 0.1 % of the time; the table's header"
+	echo "says which. Rows SCENARIO:PHASE are the in-kernel phases of its MAP_SYNC faults (daxlat)."
 	echo
 	echo '```'
 	cat "$out/gate.txt"

@@ -340,7 +340,17 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 		return cli_fail_errno(ENOMEM, "compare");
 	for (size_t i = 0; i < gs->n; i++) {
 		const struct group *g = &gs->g[i];
-		size_t most = g->nruns[SIDE_BASE] + g->nruns[SIDE_NEW] + g->nruns[SIDE_REF] + 1;
+		size_t most;
+
+		/* A run made without phases (PHASES=0, or before they existed)
+		 * has none of the SCENARIO:PHASE rows: nothing to compare. */
+		if (!g->nruns[SIDE_BASE] || !g->nruns[SIDE_NEW]) {
+			if (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW])
+				fprintf(stderr, TOOL ": note: %s %s only in the %s: not compared\n", g->fs, g->scen,
+					g->nruns[SIDE_BASE] ? "base" : "new");
+			continue;
+		}
+		most = g->nruns[SIDE_BASE] + g->nruns[SIDE_NEW] + g->nruns[SIDE_REF] + 1;
 		const double *ptrs[NSIDES][most];
 		size_t ns[NSIDES][most];
 		long boots[NSIDES][most];
@@ -374,7 +384,15 @@ static void print_text(const struct row *rows, size_t n, const size_t count[4])
 	meta_value(env.dir[1], "kernel", kn, sizeof(kn));
 	meta_value(env.dir[1], "accelerator", how, sizeof(how));
 	printf("gate: base %s (%s)\n      new  %s (%s)\n", env.dir[0], kb, env.dir[1], kn);
-	printf("      %s; per-fault latency in us; base/new: mean over boots +- stddev\n\n", how);
+	printf("      %s; per-fault latency in us; base/new: mean over boots +- stddev\n", how);
+	if (n && rows[0].c.n_ref >= env.par.ref_min_boots)
+		printf("      floors: at least the change same-kernel sides exceed %.1f %% of the time, "
+		       "from the %zu boots of %s%s\n", 100 * (1 - env.par.null_level), rows[0].c.n_ref,
+		       env.nref ? env.ref[0] : env.dir[0], env.nref > 1 ? " and more (--reference)" : "");
+	else
+		printf("      floors: from the boot-to-boot noise of both sides (no reference of %zu boots)\n",
+		       env.par.ref_min_boots);
+	printf("\n");
 	printf("%-5s %-22s %-6s %12s %7s %9s %12s %7s  %-7s %8s %17s %6s\n", "fs", "scenario", "metric",
 	       "base", "+-", "%change", "new", "+-", "verdict", "p", "interval", "floor");
 	for (size_t i = 0; i < n; i++) {

@@ -39,7 +39,11 @@ range() {
 		END { printf "[%g:%g]", lo * 0.95, hi * 1.05 }' "$@"
 }
 
-scenarios_of() { awk '{ print $3 }' "$1" | sort -u; }
+# The user-space scenarios of a samples file (the SCENARIO:PHASE rows of
+# daxlat's in-kernel phases are another measure, plotted apart).
+scenarios_of() { awk '$3 !~ /:/ { print $3 }' "$1" | sort -u; }
+# Every row kind of both files: what a gate can overlay.
+rows_of_both() { awk '{ print $3 }' "$1" | sort -u >"$3.a"; awk '{ print $3 }' "$2" | sort -u | comm -12 "$3.a" -; rm -f "$3.a"; }
 filesystems_of() { awk '{ print $2 }' "$1" | sort -u; }
 
 plot_run() {
@@ -83,7 +87,7 @@ plot_gate() {
 	for fs in $(filesystems_of "$base"); do
 		cmd=
 		n=0
-		for s in $(scenarios_of "$base"); do
+		for s in $(rows_of_both "$base" "$new" "$out/.rows"); do
 			cdf "$base" "$fs" "$s" "$out/.b-$s"
 			cdf "$new" "$fs" "$s" "$out/.n-$s"
 			n=$((n + 1))

@@ -78,7 +78,7 @@ for fs in $(fs_list); do
 		${fs}_empty_nosync_counts ${fs}_prealloc_sync_counts ${fs}_fallocated_sync_counts \
 		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts
 done
-ktap_plan assertions_can_fail text_output_adds_up stacks_top3 stacks_threshold_all \
+ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
 	filter_excludes_others unfiltered_until_sigint pid_filter interval_reports_add_up \
 	sigterm_stops_command exit_status_of_command usage_error_exit_2 help_with_examples
 ktap_start
@@ -174,6 +174,29 @@ text_ok() {
 		}' $OUT/text.txt
 }
 ktap_check text_output_adds_up text_ok
+
+# --samples-out: every phase of every MAP_SYNC fault, per filesystem (the
+# regression gate's in-kernel rows): N values on each of 4 lines per fs,
+# nothing for the faults without MAP_SYNC, the fsync phase the longest.
+daxlat -c "faultlat -f /mnt/ext4/ps -n $N -s empty --sync >/dev/null && faultlat -f /mnt/xfs/ps -n $N -s empty --sync >/dev/null &&
+	faultlat -f /mnt/xfs/ps2 -n $N -s empty >/dev/null" --samples-out $OUT/ps.txt >/dev/null 2>$OUT/ps.err
+rc=$?
+samples_ok() {
+	[ $rc = 0 ] || { echo "exit $rc: $(head -c 300 $OUT/ps.err)"; return 1; }
+	awk -v n=$N '
+		{ rows[$1 " " $2] = NF - 2; if ($2 == "fsync") for (i = 3; i <= NF; i++) fs[$1] += $i
+		  if ($2 == "iomap") for (i = 3; i <= NF; i++) io[$1] += $i }
+		END {
+			split("ext4 xfs", f, " "); split("iomap fsync mkwrite handler", p, " ")
+			if (length(rows) != 8) { print length(rows) " lines, want 8"; exit 1 }
+			for (i = 1; i <= 2; i++) {
+				for (j = 1; j <= 4; j++) if (rows[f[i] " " p[j]] != n) {
+					print f[i] " " p[j] ": " rows[f[i] " " p[j]] " values, want " n; exit 1 }
+				if (fs[f[i]] <= io[f[i]]) { print f[i] ": fsync " fs[f[i]] " ns <= iomap " io[f[i]]; exit 1 }
+			}
+		}' $OUT/ps.txt
+}
+ktap_check phase_samples_per_fault samples_ok
 
 # Stacks: the 3 slowest faults, slowest first, through the page fault path.
 run stacks_top3 --top 3 -- -f /mnt/ext4/top -n 64 -s empty --sync

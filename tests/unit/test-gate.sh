@@ -121,6 +121,21 @@ t_reference_refused() {
 	want_rc 18 && grep -q "not comparable: measure differs (base 'icount', reference $tmp/wall12 'wall')" "$tmp/err"
 }
 
+# Phase rows (SCENARIO:PHASE) only in new, as against a run made before
+# them: not compared, one note; in both: compared like any scenario.
+t_phase_rows() {
+	mkrun "$tmp/ph" 3 1
+	awk '{ $3 = $3 ":fsync"; print }' "$tmp/ph/samples.txt" >>"$tmp/ph/samples.txt.2"
+	cat "$tmp/ph/samples.txt.2" >>"$tmp/ph/samples.txt" && rm "$tmp/ph/samples.txt.2"
+	g --base "$tmp/base" --new "$tmp/ph" --json
+	want_rc 0 && jq -e '.rows | length == 3' "$tmp/out" >/dev/null &&
+		grep -q "note: ext4 empty-none-sync:fsync only in the new: not compared" "$tmp/err" ||
+		{ echo "one side: $(jq -c '.rows | length' "$tmp/out") rows, stderr: $(cat "$tmp/err")"; return 1; }
+	g --base "$tmp/ph" --new "$tmp/ph" --json
+	want_rc 0 && jq -e '[.rows[] | select(.scenario == "empty-none-sync:fsync")] | length == 3' "$tmp/out" >/dev/null ||
+		{ echo "both sides: $(jq -c '[.rows[].scenario]' "$tmp/out")"; return 1; }
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check identical_runs_same t_same
@@ -140,4 +155,5 @@ ktap_check bad_input_one_line t_bad_input
 ktap_check reference_boots_raise_floor t_reference_floor
 ktap_check base_of_ten_boots_is_reference t_base_as_reference
 ktap_check other_reference_refused t_reference_refused
+ktap_check phase_rows_on_one_side_skipped t_phase_rows
 ktap_finish
