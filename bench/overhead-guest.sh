@@ -3,11 +3,7 @@
 # daxlat attached, alternating (ABBA) within one boot so drift cancels out.
 # One line per run: "R SCENARIO MODE ROUND MEDIAN_NS AVG_NS FAULTS".
 . /suite/vm/guest/lib.sh
-PATH=/job/bin:$PATH
-. ./job.env
-
-fail() { echo "overhead: $*" >&2; exit 1; }
-pmem_expect 2 && fs_setup ext4 /dev/pmem0 || fail "ext4 -o dax"
+bench_start overhead ext4
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
 

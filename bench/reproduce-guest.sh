@@ -5,14 +5,7 @@
 # seed's; and under daxlat, for the kernel's view of the same faults
 # (user-space and kernel figures of that second run belong together).
 . /suite/vm/guest/lib.sh
-PATH=/job/bin:$PATH
-. ./job.env
-
-fail() { echo "reproduce: $*" >&2; exit 1; }
-
-pmem_expect 2 || fail "no fsdax namespaces"
-fs_setup ext4 /dev/pmem0 || fail "ext4 -o dax"
-fs_setup xfs /dev/pmem1 || fail "xfs -o dax"
+bench_start reproduce xfs ext4
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
 : >/tmp/samples.txt

@@ -63,6 +63,29 @@ fs_setup() {
 	fs_mkfs "$1" "$2" && fs_mount "$1" "$2" "/mnt/$1"
 }
 
+# bench_start TOOL FS...: how every bench/*-guest.sh starts: its tools on
+# PATH, its variables (./job.env), fail() naming TOOL, and each FS made
+# fresh and mounted -o dax (ext4 on /dev/pmem0, xfs on /dev/pmem1) in the
+# order given: xfs first where daxlat will run (it looks for xfs.ko's
+# functions when it starts).
+bench_start() {
+	bench_tool=$1
+	shift
+	PATH=/job/bin:$PATH
+	. ./job.env
+	pmem_expect 2 || fail "no fsdax namespaces"
+	for _fs; do
+		case $_fs in ext4) _dev=/dev/pmem0 ;; xfs) _dev=/dev/pmem1 ;; *) fail "bench_start: no device for $_fs" ;; esac
+		fs_setup "$_fs" "$_dev" || fail "$_fs -o dax"
+	done
+}
+
+# fail WHY: a bench job's end, one line naming its tool (bench_start).
+fail() {
+	echo "${bench_tool:-guest}: $*" >&2
+	exit 1
+}
+
 # guest_meta: how this guest measures, as key=value lines (results' meta.txt).
 guest_meta() {
 	echo "guest_kernel=$(uname -r)"
