@@ -3,17 +3,13 @@
 # ROUNDS rounds of the gate scenarios on ext4 and xfs, interleaved (each
 # round runs every scenario once, the order rotated each round), every
 # fault's latency kept. With DELAY_NS > 0, fault_delay.ko first adds that
-# much to every DAX fault.
-# Emits samples.txt: one line per faultlat run, "FS SCENARIO ROUND NS...".
+# much to every DAX fault. With PHASES=1, then one run of every MAP_SYNC
+# scenario under daxlat: the in-kernel phases of each synchronous fault.
+# Emits samples.txt: one line per faultlat run, "FS SCENARIO ROUND NS...",
+# and per phase "FS SCENARIO:PHASE 1 NS..." (PHASE: iomap, fsync, mkwrite,
+# handler; daxlat --samples-out).
 . /suite/vm/guest/lib.sh
-PATH=/job/bin:$PATH
-. ./job.env
-
-fail() { echo "gate: $*" >&2; exit 1; }
-
-pmem_expect 2 || fail "no fsdax namespaces"
-fs_setup xfs /dev/pmem1 || fail "xfs -o dax"
-fs_setup ext4 /dev/pmem0 || fail "ext4 -o dax"
+bench_start gate xfs ext4
 if [ "$DELAY_NS" -gt 0 ]; then
 	insmod /job/fault_delay.ko delay_ns="$DELAY_NS" || fail "insmod fault_delay.ko delay_ns=$DELAY_NS"
 fi
@@ -49,6 +45,24 @@ while [ $round -le "$ROUNDS" ]; do
 	echo "round $round of $ROUNDS done"
 	round=$((round + 1))
 done
+# The phases, after the rounds: daxlat's probes must not weigh on the
+# user-space samples. One daxlat per scenario, over both filesystems (it
+# keys its samples by filesystem); loading it costs seconds of guest time.
+if [ "$PHASES" = 1 ]; then
+	for scen in $SCENARIOS; do
+		# Without MAP_SYNC, or on written blocks, no fault needs a sync.
+		[ "$(scenario_field "$scen" sync)" = sync ] && [ "$(scenario_field "$scen" state)" != prealloc ] || continue
+		: >/tmp/pcmd
+		for fs in $(fs_list); do
+			echo "faultlat -n $PAGES $(scenario_args "$scen") -f /mnt/$fs/gate >/dev/null" >>/tmp/pcmd
+		done
+		daxlat -c "sh -e /tmp/pcmd" --samples-out /tmp/p.txt >/dev/null 2>/tmp/e ||
+			fail "daxlat $scen: $(head -n 1 /tmp/e)"
+		awk -v s="$scen" '{ printf "%s %s:%s 1", $1, s, $2; for (i = 3; i <= NF; i++) printf " %s", $i; print "" }' \
+			/tmp/p.txt >>/tmp/samples.txt
+	done
+	echo "phases done"
+fi
 # The delay really applied: its faults counted.
 [ "$DELAY_NS" -gt 0 ] && echo "delay_hits=$(cat /sys/module/fault_delay/parameters/hits)" >>/tmp/meta
 emit guest-meta.txt /tmp/meta

@@ -6,6 +6,7 @@
 # boot-N/ (each boot's own meta and console). What results/gate.c compares.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER
 # KOUT O PAGES ROUNDS BOOTS MEASURE (icount|wall) ICOUNT DELAY_NS DELAY_KO
+# PHASES (1: also the in-kernel phases of the MAP_SYNC scenarios, daxlat)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
@@ -16,27 +17,32 @@ suite_lib=lib
 need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" && need_count BOOTS "$BOOTS" || exit 2
 case ${DELAY_NS:-0} in *[!0-9]*) echo "DELAY_NS=$DELAY_NS: must be a whole number of nanoseconds" >&2; exit 2 ;; esac
 DELAY_NS=${DELAY_NS:-0}
+PHASES=${PHASES:-1}
+case $PHASES in 0|1) ;; *) echo "PHASES=$PHASES: must be 0 or 1" >&2; exit 2 ;; esac
 case $MEASURE in
 icount) export ICOUNT ;;
 wall) unset ICOUNT ;;
 *) echo "MEASURE=$MEASURE: must be icount or wall" >&2; exit 2 ;;
 esac
 SCENARIOS=$(scenarios gate | tr '\n' ' ')
+nscen=$(echo $SCENARIOS | wc -w)
 BENCH_FILES=
 if [ "$DELAY_NS" -gt 0 ]; then
 	[ -f "${DELAY_KO:-}" ] || { echo "no fault_delay.ko at '${DELAY_KO:-}'" >&2; exit 2; }
 	BENCH_FILES=$DELAY_KO
 fi
-top=${RUN_DIR:-results/runs/gate-$(date -u +%Y%m%dT%H%M%SZ)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
-[ ! -e "$top" ] || { echo "gate run: $top exists" >&2; exit 2; }
+[ ! -e "${RUN_DIR:-/nonexistent}" ] || { echo "gate run: $RUN_DIR exists" >&2; exit 2; }
+run_dir gate
+top=$run
 trap 'rm -rf "$top"; exit 130' INT TERM
-mkdir -p "$top"
-echo "gate run: $BOOTS boot(s) x $ROUNDS rounds x (ext4, xfs) x ($SCENARIOS) of $PAGES faults, measure $MEASURE$([ "$DELAY_NS" -gt 0 ] && echo ", fault_delay $DELAY_NS ns")"
+echo "gate run: $BOOTS boot(s) x $ROUNDS rounds x (ext4, xfs) x ($SCENARIOS) of $PAGES faults, measure $MEASURE$([ "$DELAY_NS" -gt 0 ] && echo ", fault_delay $DELAY_NS ns")$([ "$PHASES" = 1 ] && echo ", phases")"
 b=1
 while [ $b -le "$BOOTS" ]; do
 	echo "gate run: boot $b of $BOOTS"
-	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * ROUNDS * $(echo $SCENARIOS | wc -w))) \
-		PAGES ROUNDS SCENARIOS DELAY_NS || { rm -rf "$top"; exit 1; }
+	# faultlat runs, for the watchdog: warm-up and rounds, and the phase
+	# runs (each daxlat load weighs about 3 runs).
+	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * (ROUNDS + 1) * nscen + PHASES * 5 * nscen)) \
+		PAGES ROUNDS SCENARIOS DELAY_NS PHASES || { rm -rf "$top"; exit 1; }
 	# One copy of the samples: the run's, with the boot in front.
 	sed "s/^/$b /" "$top/boot-$b/samples.txt" >>"$top/samples.txt" && rm "$top/boot-$b/samples.txt"
 	b=$((b + 1))

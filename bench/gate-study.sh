@@ -10,6 +10,8 @@
 #                                against it: per filesystem and scenario,
 #                                the rate at which the median is called
 #                                worse, next to the change the delay made.
+#   gate-study.sh summary aa|power OUT
+#                                the summary again, from OUT's gates/.
 # Every run and comparison stays in OUT (runs/, gates/), with summary.txt.
 # Environment: what bench/gate-run.sh needs (make passes it), GATE,
 # GATE_REFERENCE (run folders whose boots set the floors: gate --reference).
@@ -41,6 +43,11 @@ study_aa() {
 		compare aa-$((i - 1)) aa-$i aa-$i
 		i=$((i + 1))
 	done
+	summary_aa
+}
+
+summary_aa() {
+	n=$(ls "$out"/gates/aa-*.json | wc -l)
 	{
 		echo "A/A: $n comparisons of the same kernel ($(sed -n 's/^kernel=//p' "$out/runs/aa-0/meta.txt")), $(sed -n 's/^accelerator=//p' "$out/runs/aa-0/meta.txt")"
 		jq -r '.rows[] | "\(.metric) \(.verdict)"' "$out"/gates/aa-*.json | sort | uniq -c |
@@ -66,9 +73,18 @@ study_power() {
 		done
 		t=$((t + 1))
 	done
+	summary_power "$delays" "$trials"
+}
+
+# summary_power "DELAYS" TRIALS: per scenario and delay, then every
+# scenario's trials binned by the change the delay really made (the
+# detection rate at 1, 2, 5, 10, 25 %).
+summary_power() {
+	delays=$1 trials=$2
 	{
 		echo "power: medians, base $(sed -n 's/^kernel=//p' "$out/runs/base-1/meta.txt"), $trials trials per delay (each with its own base run)"
-		echo "reference: ${GATE_REFERENCE:-the base}"
+		jq -r '"floors: " + (.params.reference | if length > 1 then "\(length) reference runs, \(.[0]) ..." else "the base of each comparison" end)' \
+			"$(ls "$out"/gates/d*.json | head -n 1)"
 		printf "%-5s %-22s %10s %14s %10s %6s %8s %7s\n" fs scenario "delay ns" "change (mean)" detected same unknown better
 		for d in $delays; do
 			jq -r --arg d "$d" '.rows[] | select(.metric == "median") | "\(.fs) \(.scenario) \($d) \(.change) \(.verdict)"' \
@@ -77,6 +93,15 @@ study_power() {
 			END { for (i = 1; i <= nk; i++) { k = order[i]; split(k, f, " ")
 				printf "%-5s %-22s %10d %13.2f%% %4d of %-3d %6d %8d %7d\n", f[1], f[2], f[3], 100 * s[k] / n[k],
 					c[k, "worse"], n[k], c[k, "same"], c[k, "unknown"], c[k, "better"] } }' | sort -k1,1 -k2,2 -k3,3n
+		echo
+		echo "every scenario's median, by the change measured (trial against its own base):"
+		printf "%-14s %8s %10s %6s %8s %7s\n" "change" trials detected same unknown better
+		jq -r '.rows[] | select(.metric == "median") | "\(.change) \(.verdict)"' "$out"/gates/d*.json |
+			awk 'BEGIN { split("-1e9 0 1 2 5 10 25", lo, " "); split("0 1 2 5 10 25 1e9", hi, " ") }
+			{ c = 100 * $1; for (i = 1; i <= 7; i++) if (c >= lo[i] && c < hi[i]) { n[i]++; v[i, $2]++ } }
+			END { for (i = 1; i <= 7; i++) printf "%-14s %8d %5d %3.0f%% %6d %8d %7d\n",
+				(i == 1 ? "< 0 %" : i < 7 ? sprintf("%s-%s %%", lo[i], hi[i]) : ">= 25 %"), n[i], v[i, "worse"],
+				n[i] ? 100 * v[i, "worse"] / n[i] : 0, v[i, "same"], v[i, "unknown"], v[i, "better"] }'
 	} | tee "$out/summary.txt"
 }
 
@@ -84,6 +109,12 @@ mode=${1:-}
 case $mode in
 aa) [ $# = 3 ] || die "usage: gate-study.sh aa N OUT"; out=$3 ;;
 power) [ $# = 4 ] || die "usage: gate-study.sh power 'DELAYS' TRIALS OUT"; out=$4 ;;
+summary) [ $# = 3 ] || die "usage: gate-study.sh summary aa|power OUT"; out=$3
+	[ -d "$out/gates" ] || die "$out: no gates/ (not a study folder)"
+	if [ "$2" = aa ]; then summary_aa; exit 0; fi
+	d=$(ls "$out"/gates/ | sed -n 's/^d\([0-9]*\)-[0-9]*\.json$/\1/p' | sort -nu | tr '\n' ' ')
+	summary_power "$d" "$(ls "$out"/gates/ | sed -n 's/^d[0-9]*-\([0-9]*\)\.json$/\1/p' | sort -nu | tail -n 1)"
+	exit 0 ;;
 *) die "usage: gate-study.sh aa|power ..." ;;
 esac
 mkdir -p "$out/runs" "$out/gates"

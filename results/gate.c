@@ -393,12 +393,12 @@ static void print_text(const struct row *rows, size_t n, const size_t count[4])
 		printf("      floors: from the boot-to-boot noise of both sides (no reference of %zu boots)\n",
 		       env.par.ref_min_boots);
 	printf("\n");
-	printf("%-5s %-22s %-6s %12s %7s %9s %12s %7s  %-7s %8s %17s %6s\n", "fs", "scenario", "metric",
+	printf("%-5s %-30s %-6s %12s %7s %9s %12s %7s  %-7s %8s %17s %6s\n", "fs", "scenario", "metric",
 	       "base", "+-", "%change", "new", "+-", "verdict", "p", "interval", "floor");
 	for (size_t i = 0; i < n; i++) {
 		const struct gate_cmp *c = &rows[i].c;
 
-		printf("%-5s %-22s %-6s %12.1f %6.1f%% %+8.2f%% %12.1f %6.1f%%  %-7s %8.1e %+7.2f..%+6.2f%% %5.1f%%\n",
+		printf("%-5s %-30s %-6s %12.1f %6.1f%% %+8.2f%% %12.1f %6.1f%%  %-7s %8.1e %+7.2f..%+6.2f%% %5.1f%%\n",
 		       rows[i].g->fs, rows[i].g->scen, rows[i].m->name, c->base_mean / 1000,
 		       pct(c->base_sd, c->base_mean), 100 * c->change, c->new_mean / 1000,
 		       pct(c->new_sd, c->new_mean), gate_verdict_names[c->verdict], c->p,
@@ -543,7 +543,7 @@ static int print_noise(const struct groups *gs)
 		json_key(&w, "noise");
 		json_begin_array(&w);
 	} else {
-		printf("noise of %s (%s)\n%-5s %-22s %-6s %5s %12s %8s %5s %9s\n", env.dir[0], how,
+		printf("noise of %s (%s)\n%-5s %-30s %-6s %5s %12s %8s %5s %9s\n", env.dir[0], how,
 		       "fs", "scenario", "metric", "runs", "mean us", "CV runs", "boots", "CV boots");
 	}
 	for (size_t i = 0; i < gs->n; i++)
@@ -553,7 +553,7 @@ static int print_noise(const struct groups *gs)
 			if (noise_of(&gs->g[i], metrics[m].q, &z))
 				return cli_fail_errno(ENOMEM, "noise");
 			if (!env.json) {
-				printf("%-5s %-22s %-6s %5zu %12.1f %7.2f%% %5zu %8.2f%%\n", gs->g[i].fs,
+				printf("%-5s %-30s %-6s %5zu %12.1f %7.2f%% %5zu %8.2f%%\n", gs->g[i].fs,
 				       gs->g[i].scen, metrics[m].name, z.runs, z.mean / 1000, z.cv_run,
 				       z.boots, z.cv_boot);
 				continue;
