@@ -79,6 +79,7 @@ check-syncorder: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO) $(O)/bin/faultlat $(INI
 
 # The checker with one rule switched off, per row of the rules table: each
 # must fail the unit cases the table names (tests/unit/test-checker-rules.sh).
+# -O0: two dozen builds of it, run once each.
 CHECKER_RULES := $(shell awk '!/^#/ && NF { print $$1 }' tests/unit/data/checker-rules.txt)
 CHECKER_VARIANTS := $(CHECKER_RULES:%=$(O)/tests/checker-rules/test_syncorder-%)
 all: $(CHECKER_VARIANTS)
@@ -89,5 +90,5 @@ $(O)/tests/checker-rules:
 $(O)/tests/checker-rules/test_syncorder-%: tests/unit/test_syncorder.c validate/syncorder_check.c $(KINDS_OBJ) \
 		$(SYNCORDER_HDRS) tests/unit/ktap.h $(LIB_OBJS) tests/unit/data/checker-rules.txt | $(O)/tests/checker-rules
 	$(call msg,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS) -DSC_RULE_OFF=SC_R_$* -Ivalidate -Ibpf/probe $< validate/syncorder_check.c $(KINDS_OBJ) \
+	$(Q)$(CC) $(CFLAGS) -O0 -DSC_RULE_OFF=SC_R_$* -Ivalidate -Ibpf/probe $< validate/syncorder_check.c $(KINDS_OBJ) \
 		$(LIB_OBJS) -o $@
