@@ -79,6 +79,7 @@ t_phases() {
 	echo "handler phase +$(change "$out/slow.json" ext4 fallocated-none-sync:handler) % (ext4), +$(change "$out/slow.json" xfs fallocated-none-sync:handler) % (xfs)"
 }
 
+DELAY=${GATE_CHECK_DELAY_NS:-20000}
 ktap_plan gate_runs gate_aa_no_worse gate_delay_applied gate_slowdown_is_regression gate_phases_place_the_delay
 ktap_start
 ktap_diag "measure $MEASURE, fault_delay $DELAY ns"
