@@ -187,6 +187,17 @@ static void ext4_sync_fault(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 
 	ret_event(c, SO_EV_HANDLER_EXIT, tid, FS_EXT4, pgoff, NOPAGE);
 }
 
+/* An allocating ext4 PTE fault (task 1) up to dax_iomap_fault returning
+ * NEEDDSYNC; ext4_iomap's arguments: i_datasync_tid at entry and return,
+ * the handle's tid, j_commit_sequence. */
+static void ext4_needdsync_fault(struct sc_checker *c, __u64 pgoff, __u64 tid_entry, __u64 tid_exit,
+				 __u64 own, __u64 commit)
+{
+	fault_enter(c, 1, FS_EXT4, pgoff, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, pgoff, NEW_DIRTY, tid_entry, tid_exit, own, commit);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, pgoff, NEEDDSYNC);
+}
+
 static const struct sc_report *first_report(const struct sc_checker *c, enum sc_kind k)
 {
 	for (size_t i = 0; i < c->nreports; i++)
@@ -307,9 +318,7 @@ static void concurrent_allocation_not_violation(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 4, 5, 5, 4);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 5);
 	fsync(c, 1, FS_EXT4, 0, 0, 5);
@@ -503,9 +512,7 @@ static void needdsync_not_synced(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 3, 4, 4, 3);
 	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
 	done(c);
 	KTAP_EXPECT(t, c->by_kind[SC_V_NO_SYNC] == 1 && sc_result(c) == KTAP_FAILED,
@@ -517,9 +524,7 @@ static void insert_before_fsync(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 3, 4, 4, 3);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	insert_ext4(c, 1, 0, 3, 4);
 	done(c);
@@ -532,9 +537,7 @@ static void failed_fsync_then_insert(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 3, 4, 4, 3);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	fsync(c, 1, FS_EXT4, 0, -5, 3);
 	insert_ext4(c, 1, 0, 3, 4);
@@ -594,9 +597,7 @@ static void mkwrite_without_insert_is_error(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 3, 4, 4, 3);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	fsync(c, 1, FS_EXT4, 0, 0, 4);
 	mkwrite(c, 1, FS_EXT4, 0, false);
@@ -612,9 +613,7 @@ static void mkwrite_no_entry_race(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 3, 4, 4, 3);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 3, 4, 4, 3);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	fsync(c, 1, FS_EXT4, 0, 0, 4);
 	mkwrite(c, 1, FS_EXT4, 0, true);
@@ -821,9 +820,7 @@ static void ext4_own_handle_required(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 4, 5, 4);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 4, 4, 5, 4);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 	fsync(c, 1, FS_EXT4, 0, 0, 4);
 	insert_ext4(c, 1, 0, 4, 4);
@@ -979,9 +976,7 @@ static void fsync_range_misses_page(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 	struct so_event e;
 
-	fault_enter(c, 1, FS_EXT4, 2, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 2, NEW_DIRTY, 4, 5, 5, 4);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 2, NEEDDSYNC);
+	ext4_needdsync_fault(c, 2, 4, 5, 5, 4);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 2, 0);
 	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 5);
 	e = ev(SO_EV_FSYNC_ENTER, 1, FS_EXT4, 2);
@@ -1004,9 +999,7 @@ static void insert_before_sync(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
-	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
-	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+	ext4_needdsync_fault(c, 0, 4, 5, 5, 4);
 	insert_ext4(c, 1, 0, 4, 5);
 	done(c);
 	expect_only(t, c, SC_V_INSERT_BEFORE_SYNC, 1, "after NEEDDSYNC but before dax_finish_sync_fault");
@@ -1062,9 +1055,7 @@ static void ext4_commit_not_on_media(struct ktap_case_ctx *t)
 		struct sc_checker *c = sc_new();
 		struct so_event e;
 
-		fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-		ext4_iomap(c, 1, 0, NEW_DIRTY, 4, 5, 5, 4);
-		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NEEDDSYNC);
+		ext4_needdsync_fault(c, 0, 4, 5, 5, 4);
 		ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 0, 0);
 		global(c, SO_EV_JBD2_COMMIT, FS_EXT4, 5);
 		fsync(c, 1, FS_EXT4, 0, 0, 5);
