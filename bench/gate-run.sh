@@ -31,7 +31,7 @@ if [ "$DELAY_NS" -gt 0 ]; then
 	[ -f "${DELAY_KO:-}" ] || { echo "no fault_delay.ko at '${DELAY_KO:-}'" >&2; exit 2; }
 	BENCH_FILES=$DELAY_KO
 fi
-[ ! -e "${RUN_DIR:-/nonexistent}" ] || { echo "gate run: $RUN_DIR exists" >&2; exit 2; }
+[ -z "${RUN_DIR:-}" ] || [ ! -e "$RUN_DIR" ] || { echo "gate run: $RUN_DIR exists" >&2; exit 2; }
 run_dir gate
 top=$run
 trap 'rm -rf "$top"; exit 130' INT TERM

@@ -28,7 +28,7 @@ run() { # NAME DELAY_NS
 compare() { # BASE NEW NAME: the gate's JSON into gates/NAME.json
 	rc=0 base=$1 new=$2 name=$3
 	shift 3
-	set -- "$@" $(for r in ${GATE_REFERENCE:-}; do printf -- '--reference %s ' "$r"; done)
+	set -- $(for r in ${GATE_REFERENCE:-}; do printf -- '--reference %s ' "$r"; done)
 	"$gate" --base "$out/runs/$base" --new "$out/runs/$new" "$@" --json >"$out/gates/$name.json" 2>"$out/gates/$name.err" || rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 16 ] || [ "$rc" = 17 ] || die "gate $name: exit $rc: $(cat "$out/gates/$name.err")"
 }

@@ -726,7 +726,6 @@ static int write_phase_samples(const struct phase_store *ps, const struct daxlat
 {
 	__u64 lost = skel->bss->counters[C_SAMPLES_LOST];
 	FILE *out;
-	int err = 0;
 
 	if (lost || ps->out_of_memory) {
 		fprintf(stderr, "daxlat: %llu phase samples lost%s: not writing %s\n",
@@ -744,9 +743,9 @@ static int write_phase_samples(const struct phase_store *ps, const struct daxlat
 			if (!ps->n[f][k])
 				continue;
 			snprintf(prefix, sizeof(prefix), "%s %s", fault_fs_name(f), phase_names[k]);
-			err |= samples_line(out, prefix, ps->v[f][k], ps->n[f][k]);
+			samples_line(out, prefix, ps->v[f][k], ps->n[f][k]);
 		}
-	if (ferror(out) | fclose(out) | err) {
+	if (ferror(out) | fclose(out)) {
 		fprintf(stderr, "daxlat: write %s: %s\n", env.samples_out, strerror(errno ? errno : EIO));
 		unlink(env.samples_out);
 		return EXIT_RUNTIME;

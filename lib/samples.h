@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* "PREFIX v1 v2 ...\n" (no prefix when NULL). 0, or -1 on a write error. */
-int samples_line(FILE *out, const char *prefix, const uint64_t *v, size_t n);
+/* "PREFIX v1 v2 ...\n" (no prefix when NULL); write errors stay in
+ * ferror(out) for the caller's close. */
+void samples_line(FILE *out, const char *prefix, const uint64_t *v, size_t n);
 
 #endif

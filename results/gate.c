@@ -291,18 +291,19 @@ static int check_comparable(const char *what, const char *dir)
 	return err;
 }
 
-/* The --reference runs (their boots kept apart), or the base itself. */
+/* The --reference runs, their boots kept apart. Without any, compare_all
+ * takes the base side, already read, as the reference. */
 static int read_references(struct groups *gs)
 {
+	char what[4096];
 	int err = 0;
 
-	char what[4096];
-
-	for (size_t i = 0; !err && i < env.nref; i++)
-		if (snprintf(what, sizeof(what), "reference %s", env.ref[i]) > 0 &&
-		    !(err = check_comparable(what, env.ref[i])))
+	for (size_t i = 0; !err && i < env.nref; i++) {
+		snprintf(what, sizeof(what), "reference %s", env.ref[i]);
+		if (!(err = check_comparable(what, env.ref[i])))
 			err = read_samples(gs, SIDE_REF, 1000000L * (long)(i + 1), env.ref[i]);
-	return err || env.nref ? err : read_samples(gs, SIDE_REF, 0, env.dir[0]);
+	}
+	return err;
 }
 
 /* ---- the comparison and its outputs ---------------------------------------- */
@@ -364,7 +365,8 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 
 			par.floor_min = metrics[m].floor_min;
 			row->g = g, row->m = &metrics[m];
-			if (gate_compare(&side[SIDE_BASE], &side[SIDE_NEW], &side[SIDE_REF], metrics[m].q, &par, &row->c))
+			if (gate_compare(&side[SIDE_BASE], &side[SIDE_NEW], &side[env.nref ? SIDE_REF : SIDE_BASE],
+					 metrics[m].q, &par, &row->c))
 				return cli_fail_errno(ENOMEM, "compare");
 		}
 	}

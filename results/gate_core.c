@@ -62,8 +62,8 @@ static double pooled_sd(const struct gate_cmp *c)
 }
 
 /* The change same-kernel sides of these sizes show by chance, from the
- * reference's boots (10 x iters resamples: a 0.999 quantile needs them); 0 without a reference of ref_min_boots. -1 when out
- * of memory. */
+ * reference's boots (10 x iters resamples: a 0.999 quantile needs them);
+ * 0 without a reference of ref_min_boots. -1 when out of memory. */
 static int reference_floor(const struct gate_side *ref, double q, const struct gate_params *par,
 			   struct gate_cmp *out)
 {
