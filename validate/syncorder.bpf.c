@@ -44,28 +44,38 @@ struct xfs_inode_log_item___so {
 	__u64 ili_datasync_seq;		/* 6.18 */
 } __attribute__((preserve_access_index));
 
+struct xfs_mount___so;
+
 struct xfs_inode___so {
+	struct xfs_mount___so *i_mount;
 	struct xfs_inode_log_item___so *i_itemp;
 	atomic_t i_pincount;
 	struct inode i_vnode;
 } __attribute__((preserve_access_index));
 
-struct xfs_mount___so {
-	struct super_block *m_super;
-} __attribute__((preserve_access_index));
+struct xfs_cil___so;
 
 struct xlog___so {
 	struct xfs_mount___so *l_mp;
+	struct xfs_cil___so *l_cilp;
 	long l_opstate;
+} __attribute__((preserve_access_index));
+
+struct xfs_mount___so {
+	struct super_block *m_super;
+	struct xlog___so *m_log;
 } __attribute__((preserve_access_index));
 
 struct xfs_cil___so {
 	struct xlog___so *xc_log;
+	struct list_head xc_committing;
+	__u64 xc_current_sequence;
 } __attribute__((preserve_access_index));
 
 struct xfs_cil_ctx___so {
 	struct xfs_cil___so *cil;
 	__u64 sequence;
+	struct list_head committing;
 } __attribute__((preserve_access_index));
 
 #define XLOG_IO_ERROR	2	/* fs/xfs/xfs_log_priv.h: l_opstate bit */
@@ -347,24 +357,31 @@ static __always_inline __u64 jbd2_running_tid(journal_t *j)
 	return t ? BPF_CORE_READ(t, t_tid) : ~0ULL;
 }
 
-/* The transaction of the jbd2 handle this task holds, if it belongs to
- * journal @j: ext4_dax_huge_fault keeps one open across dax_iomap_fault,
- * and every block-mapping change the fault makes goes into it. */
-static __always_inline __u64 own_handle_tid(journal_t *j)
+/*
+ * jbd2_journal_dirty_metadata(handle, bh): a metadata buffer joins the
+ * handle's transaction. Inside the fault's ext4_iomap_begin, in this task,
+ * that is the fault changing the block mapping (allocation, unwritten
+ * conversion: ext4_iomap_alloc's handle nests in ext4_dax_huge_fault's),
+ * whatever iomap flags ext4 then reports: the fault's own transaction.
+ */
+static __always_inline int jbd2_dirty_entry(handle_t *h)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	handle_t *h = BPF_CORE_READ(task, journal_info);
+	struct task_state *st = task_get();
 	transaction_t *t;
 
-	if (!h || !j)
-		return ~0ULL;
+	if (!st || !st->in[IN_IOMAP] || st->fs != FS_EXT4 || !h)
+		return 0;
 	t = BPF_CORE_READ(h, h_transaction);
-	if (!t || BPF_CORE_READ(t, t_journal) != j) {
+	if (!t || BPF_CORE_READ(t, t_journal) != ext4_journal(st->iomap_inode)) {
 		count(SO_C_JOURNAL_HANDLE_MISMATCH);
-		return ~0ULL;
+		return 0;
 	}
-	return BPF_CORE_READ(t, t_tid);
+	st->own_seq = BPF_CORE_READ(t, t_tid);
+	st->has_own_seq = 1;
+	return 0;
 }
+
+HOOK_ENTRY(jbd2_dirty, jbd2_dirty_entry(h), handle_t *h)
 
 /* ---- xfs state ------------------------------------------------------------ */
 
@@ -397,6 +414,58 @@ static __always_inline void xfs_snapshot(struct inode *inode, struct xfs_snap *s
 		s->fields = BPF_CORE_READ(iip, ili_fsync_fields);
 	if (bpf_core_field_exists(iip->ili_datasync_seq))
 		s->dsync = BPF_CORE_READ(iip, ili_datasync_seq);
+}
+
+/*
+ * The log's own commit state at this instant, as ext4's j_commit_sequence
+ * is the journal's: every CIL sequence below the lowest one still on
+ * xc_committing (pushed, checkpoint not yet completed) and below
+ * xc_current_sequence (the open context) has completed its checkpoint.
+ * xlog_cil_push_work puts a context on the list before it bumps
+ * xc_current_sequence, and xlog_cil_committed takes it off only after the
+ * iclog holding its commit record is written and its items unpinned; so
+ * reading the current sequence first, then walking the list, can only
+ * find a context that completed meanwhile missing, never an incomplete one.
+ * The walk is lockless (xc_push_lock is not ours to take): a read that
+ * fails, or a list longer than the walk, leaves the state unknown, which
+ * proves nothing. A shut-down log proves nothing either.
+ */
+#define XFS_CIL_WALK_MAX	16
+
+static __always_inline void xfs_log_state(struct inode *inode, struct so_insert_rec *r)
+{
+	struct xlog___so *log = BPF_CORE_READ(XFS_I(inode), i_mount, m_log);
+	struct xfs_cil___so *cil = BPF_CORE_READ(log, l_cilp);
+	__u64 ctx_off = bpf_core_field_offset(struct xfs_cil_ctx___so, committing);
+	void *head, *node = NULL;
+	__u64 cur, low;
+	int i;
+
+	if (!cil)
+		goto unknown;
+	cur = BPF_CORE_READ(cil, xc_current_sequence);
+	low = cur;
+	head = (void *)cil + bpf_core_field_offset(struct xfs_cil___so, xc_committing);
+	if (bpf_probe_read_kernel(&node, sizeof(node), head))
+		goto unknown;
+	for (i = 0; i < XFS_CIL_WALK_MAX && node != head; i++) {
+		__u64 seq;
+
+		if (bpf_core_read(&seq, sizeof(seq), &((struct xfs_cil_ctx___so *)(node - ctx_off))->sequence) ||
+		    bpf_probe_read_kernel(&node, sizeof(node), node))
+			goto unknown;
+		if (seq < low)
+			low = seq;
+	}
+	if (node != head)
+		goto unknown;
+	r->commit = low - 1;
+	r->running = cur;
+	if (BPF_CORE_READ(log, l_opstate) & (1 << XLOG_IO_ERROR))
+		r->log_flags |= SO_LOGF_ABORTED;
+	return;
+unknown:
+	r->log_flags |= SO_LOGF_UNKNOWN;
 }
 
 static __always_inline __u32 xfs_fs_flags(void)
@@ -531,7 +600,6 @@ static __always_inline int iomap_exit(__s64 ret, __u8 fs)
 
 		e->iomap.fs_flags = ext4_fs_flags(inode);
 		e->iomap.seq_exit = ext4_datasync_tid(inode);
-		e->iomap.own = own_handle_tid(j);
 		e->iomap.commit = jbd2_commit_seq(j);
 	} else {
 		xfs_snapshot(inode, &xs);
@@ -539,8 +607,8 @@ static __always_inline int iomap_exit(__s64 ret, __u8 fs)
 		e->iomap.seq_exit = xs.seq;
 		e->iomap.pin_exit = xs.pin;
 		e->iomap.fields_exit = xs.fields;
-		e->iomap.own = st->has_own_seq ? st->own_seq : ~0ULL;
 	}
+	e->iomap.own = st->has_own_seq ? st->own_seq : ~0ULL;
 	ev_submit(e);
 	return 0;
 }
@@ -582,10 +650,15 @@ HOOK_ENTRY(xfs_committing, committing_entry(lip, seq), void *lip, __u64 seq)
 
 /* ---- writable insertions ------------------------------------------------ */
 
+#define X86_PAGE_RW	0x2	/* _PAGE_RW: a pgprot that maps writable */
+
 /*
- * fentry of the helper that puts the writable entry in place: the commit
- * state read here is the state before the entry exists. Emitted for every
- * VM_SYNC insertion of a traced task, inside a tracked fault or not.
+ * fentry of the helper that puts the entry in place: the commit state read
+ * here is the state before the entry exists. Emitted for every writable
+ * VM_SYNC insertion of a traced task, inside a tracked fault or not: the
+ * helper was asked for a writable entry, or the vma's vm_page_prot is
+ * writable itself (write-notify should have taken _PAGE_RW out of it; if
+ * not, even a read fault's entry is writable).
  */
 static __always_inline int insert_entry(struct vm_area_struct *vma,
 					__u64 address, __u64 pgoff, bool write,
@@ -595,7 +668,9 @@ static __always_inline int insert_entry(struct vm_area_struct *vma,
 	struct so_event *e;
 	__u8 fs;
 
-	if (!write || !sync_vma(vma, &inode) || !traced())
+	if (!sync_vma(vma, &inode) || !traced())
+		return 0;
+	if (!write && !(BPF_CORE_READ(vma, vm_page_prot.pgprot) & X86_PAGE_RW))
 		return 0;
 	fs = fs_of(inode);
 	e = ev_reserve(SO_EV_INSERT);
@@ -622,6 +697,7 @@ static __always_inline int insert_entry(struct vm_area_struct *vma,
 		xfs_snapshot(inode, &xs);
 		e->insert.pin = xs.pin;
 		e->insert.seq = xs.seq;
+		xfs_log_state(inode, &e->insert);
 	}
 	ev_submit(e);
 	return 0;
@@ -649,6 +725,16 @@ static __always_inline int insert_vmf(struct vm_fault *vmf, bool write, __u8 how
 
 HOOK_ENTRY(insert_pte_mixed, insert_vma(vma, addr), struct vm_area_struct *vma,
 	   unsigned long addr)
+
+/* vmf_insert_mixed(vma, addr, pfn): read-only unless vm_page_prot says
+ * otherwise */
+HOOK_ENTRY(insert_pte_mixed_ro, insert_entry(vma, addr, vma_pgoff(vma, addr), false, SO_INS_PTE),
+	   struct vm_area_struct *vma, unsigned long addr)
+
+/* finish_mkwrite_fault(vmf, ...): the write-protect fault of a read-only
+ * PTE whose ->pfn_mkwrite returned 0 makes it writable in place
+ * (wp_page_reuse), with no DAX fault deciding anything. */
+HOOK_ENTRY(wp_reuse, insert_vmf(vmf, true, SO_INS_WP), struct vm_fault *vmf)
 
 /* (vmf, page|folio|pfn, bool write) */
 HOOK_ENTRY(insert_pte_page, insert_vmf(vmf, write, SO_INS_PTE), struct vm_fault *vmf,

@@ -592,9 +592,11 @@ static void load_and_attach(struct run *ri, const struct trace_cfg *cfg, struct 
 	verbose("loaded");
 	ri->loaded = true;
 	probe_attach(&probes);
-	/* Faults already running now are not judged (sc_set_attach_time). */
+	/* Faults already running now are not judged (sc_set_attach_time);
+	 * with -c nothing traced exists yet, so every record is judged. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	sc_set_attach_time(chk, (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec);
+	if (!env.opt.cmd)
+		sc_set_attach_time(chk, (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec);
 	verbose("attached");
 	ri->probes_ok = probe_ok(&probes, ri->probe_why, sizeof(ri->probe_why));
 	if (!ri->probes_ok) {

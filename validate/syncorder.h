@@ -58,8 +58,10 @@ enum so_ev_type {
 #define SO_FSF_XFS_DATASYNC_SEQ	0x4	/* xfs_inode_log_item has ili_datasync_seq (6.18) */
 
 /* insert.how */
-#define SO_INS_PTE		0	/* vmf_insert_mixed_mkwrite / vmf_insert_page_mkwrite */
+#define SO_INS_PTE		0	/* vmf_insert_mixed_mkwrite / vmf_insert_page_mkwrite,
+					 * vmf_insert_mixed with a writable vm_page_prot */
 #define SO_INS_PMD		1	/* vmf_insert_pfn_pmd_prot / vmf_insert_folio_pmd / vmf_insert_pfn_pmd */
+#define SO_INS_WP		2	/* finish_mkwrite_fault: a read-only PTE made writable */
 
 struct so_fault_rec {
 	__u64 address;
@@ -72,10 +74,13 @@ struct so_fault_rec {
 /*
  * The filesystem's iomap_begin for the fault. "_entry" values are read at
  * its entry, "_exit" ones at its return.
- * ext4: seq = EXT4_I(inode)->i_datasync_tid; own = tid of the fault's jbd2
- *       handle (current->journal_info), or ~0 when there is none;
+ * ext4: seq = EXT4_I(inode)->i_datasync_tid; own = tid of the transaction of
+ *       the jbd2 handle through which this task dirtied metadata inside this
+ *       iomap_begin (jbd2_journal_dirty_metadata), or ~0 when it dirtied none;
  *       commit = journal->j_commit_sequence at the return.
- * xfs:  seq = i_itemp->ili_commit_seq; pin = i_pincount;
+ * xfs:  seq = i_itemp->ili_commit_seq; pin = i_pincount; own = the CIL
+ *       sequence this task committed the inode into inside this iomap_begin
+ *       (xfs_inode_item_committing), or ~0;
  *       fields = ili_fsync_fields (<= 6.12);
  *       dsync = ili_datasync_seq (6.18 semantics, SO_FSF_XFS_DATASYNC_SEQ).
  */
@@ -109,7 +114,11 @@ struct so_iter_rec {
  * ext4: commit = j_commit_sequence, running = j_running_transaction->t_tid
  *       (or ~0), seq = i_datasync_tid now, log_flags = SO_LOGF_* from
  *       j_flags (a commit counts only when its record went out flushed).
- * xfs:  pin = i_pincount now, seq = ili_commit_seq now.
+ * xfs:  commit = the highest CIL sequence whose checkpoint completed (the
+ *       log's state, not the inode's), running = xc_current_sequence,
+ *       log_flags: ABORTED when the log is shut down, UNKNOWN when the CIL
+ *       could not be read; pin = i_pincount, seq = ili_commit_seq (shown,
+ *       not evidence: they are what xfs says of the inode).
  */
 struct so_insert_rec {
 	__u64 address;
@@ -127,7 +136,8 @@ struct so_insert_rec {
  * JBD2_BARRIER (barrier=0 clears it), and an aborted journal skips the
  * record yet still advances j_commit_sequence (fs/jbd2/commit.c). */
 #define SO_LOGF_NO_FLUSH	0x1	/* !(j_flags & JBD2_BARRIER) */
-#define SO_LOGF_ABORTED		0x2	/* j_flags & JBD2_ABORT */
+#define SO_LOGF_ABORTED		0x2	/* j_flags & JBD2_ABORT; xfs: XLOG_IO_ERROR */
+#define SO_LOGF_UNKNOWN		0x4	/* xfs: the CIL list could not be walked */
 
 struct so_fsync_rec {
 	__u64 start, end;

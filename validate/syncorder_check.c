@@ -35,20 +35,20 @@
 enum sc_rule {
 	SC_R_NONE,
 	/* what a fault requires */
-	SC_R_EXT4_OWN_TID,		/* allocating: its own handle's transaction */
-	SC_R_EXT4_CLEAN_REQ,		/* not allocating: i_datasync_tid at entry */
-	SC_R_XFS_OWN_SEQ,		/* allocating: its own CIL sequence, not later ones */
+	SC_R_EXT4_OWN_TID,		/* changed metadata: its own handle's transaction */
+	SC_R_EXT4_CLEAN_REQ,		/* changed nothing: i_datasync_tid at entry */
+	SC_R_XFS_OWN_SEQ,		/* changed metadata: its own CIL sequence, not later ones */
 	SC_R_XFS_PINNED_REQ,		/* not allocating, pinned: ili_commit_seq at entry */
 	SC_R_XFS_TIMESTAMP_EXEMPT,	/* ... unless only timestamps are logged */
 	SC_R_XFS_DATASYNC_SEQ,		/* 6.18: ili_datasync_seq at entry */
 	/* what proves it durable */
 	SC_R_EXT4_COMMIT,		/* j_commit_sequence at insertion */
 	SC_R_EXT4_FLUSHED,		/* ... of a journal with barriers, not aborted */
-	SC_R_XFS_UNPINNED,		/* inode unpinned at insertion */
-	SC_R_XFS_CHECKPOINT,		/* a checkpoint covering it on the log */
+	SC_R_XFS_LOG_STATE,		/* the CIL's completed sequence at insertion */
+	SC_R_XFS_LOG_SHUTDOWN,		/* ... not on a shut-down log */
+	SC_R_XFS_LOG_READ,		/* ... only when the CIL list was read whole */
+	SC_R_XFS_CHECKPOINT,		/* a checkpoint covering it completed before */
 	SC_R_XFS_ABORTED_CKPT,		/* ... not an aborted one */
-	SC_R_XFS_FORCE,			/* a synchronous log force up to it returned 0 */
-	SC_R_XFS_FORCE_SYNC_ONLY,	/* ... not an asynchronous one */
 	/* the violations */
 	SC_R_DIRECT_UNCOMMITTED,
 	SC_R_SYNC_UNCOMMITTED,
@@ -61,6 +61,7 @@ enum sc_rule {
 	SC_R_NO_SYNC,
 	SC_R_DIRTY_NOT_SYNC,
 	SC_R_INSERT_OUTSIDE,
+	SC_R_WP_REUSE,
 };
 
 #ifndef SC_RULE_OFF
@@ -101,9 +102,8 @@ struct sc_task {
 
 struct sc_dev {
 	__u32 dev;
-	bool has_ckpt, has_forced, has_commit, unsupported_reported;
+	bool has_ckpt, has_commit, unsupported_reported;
 	__u64 ckpt;		/* highest xfs CIL sequence seen on the log */
-	__u64 forced;		/* highest sequence a sync log force returned 0 for */
 	__u64 commit;		/* last jbd2 commit seen */
 };
 
@@ -118,6 +118,7 @@ static const char *const kind_names[SC_KIND_NR] = {
 	[SC_V_NO_SYNC] = "needdsync_not_synced",
 	[SC_V_DIRTY_NOT_SYNC] = "dirty_without_needdsync",
 	[SC_V_INSERT_OUTSIDE] = "insert_outside_fault",
+	[SC_V_WP_REUSE] = "wp_reuse",
 	[SC_E_NO_IOMAP] = "error_no_iomap_record",
 	[SC_E_UNSUPPORTED] = "error_unsupported",
 	[SC_E_SEQUENCE] = "error_sequence",
@@ -183,6 +184,16 @@ static const char *iomap_type(unsigned int t)
 	return t < 5 ? n[t] : "?";
 }
 
+/* "PTE", "PMD", and how a PTE became writable when not by a mkwrite helper. */
+static const char *insert_what(const struct so_insert_rec *r)
+{
+	if (r->how == SO_INS_WP)
+		return "PTE (write-protect reuse)";
+	if (!r->write)
+		return r->how == SO_INS_PMD ? "PMD (writable vm_page_prot)" : "PTE (writable vm_page_prot)";
+	return r->how == SO_INS_PMD ? "PMD" : "PTE";
+}
+
 void sc_format_event(const struct so_event *e, char *buf, size_t len)
 {
 	char a[96], b[96], own[32];
@@ -238,21 +249,29 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 		if (e->fs == FS_EXT4) {
 			char run[32] = "none";
 
+
 			if (e->insert.running != ~0ULL)
 				snprintf(run, sizeof(run), "%llu", (unsigned long long)e->insert.running);
 			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): j_commit_sequence %llu, "
 				 "running tid %s, i_datasync_tid %llu%s%s",
-				 e->insert.how == SO_INS_PMD ? "PMD" : "PTE",
+				 insert_what(&e->insert),
 				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
 				 (unsigned long long)e->insert.commit, run,
 				 (unsigned long long)e->insert.seq,
 				 e->insert.log_flags & SO_LOGF_NO_FLUSH ? ", journal without barriers" : "",
 				 e->insert.log_flags & SO_LOGF_ABORTED ? ", journal aborted" : "");
 		} else {
-			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): pincount %u, ili_commit_seq %llu",
-				 e->insert.how == SO_INS_PMD ? "PMD" : "PTE",
+			char log[64] = "CIL unreadable";
+
+			if (!(e->insert.log_flags & SO_LOGF_UNKNOWN))
+				snprintf(log, sizeof(log), "log complete through %llu, current %llu%s",
+					 (unsigned long long)e->insert.commit,
+					 (unsigned long long)e->insert.running,
+					 e->insert.log_flags & SO_LOGF_ABORTED ? ", shut down" : "");
+			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): %s, pincount %u, ili_commit_seq %llu",
+				 insert_what(&e->insert),
 				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
-				 e->insert.pin, (unsigned long long)e->insert.seq);
+				 log, e->insert.pin, (unsigned long long)e->insert.seq);
 		}
 		break;
 	case SO_EV_SYNC_ENTER:
@@ -505,14 +524,17 @@ enum req { REQ_ERROR, REQ_UNSUPPORTED, REQ_NONE, REQ_SOME };
 
 /*
  * What must be durable before this fault may install a writable entry.
- * ext4: the fault changed the mapping (IOMAP_F_NEW: allocation or unwritten
- *   conversion) -> the transaction of its own handle; else the inode's
- *   i_datasync_tid read when iomap_begin started, which covers every earlier
- *   mapping change of the file and cannot be moved by later ones.
- * xfs: IOMAP_F_NEW -> ili_commit_seq right after the allocating
- *   transaction; else, at iomap_begin entry, ili_commit_seq if the inode was
- *   pinned with non-timestamp fsync fields (<= 6.12), or ili_datasync_seq
- *   (6.18); else nothing.
+ * What the fault did decides, not the flags the filesystem reports:
+ * - it changed metadata itself (ext4: dirtied a buffer through its jbd2
+ *   handle inside iomap_begin; xfs: committed the inode into the CIL
+ *   there) -> that transaction / CIL sequence;
+ * - else, the filesystem reports IOMAP_F_NEW without a change seen (a hook
+ *   that did not fire) -> the inode's tid / sequence after iomap_begin;
+ * - else the block was mapped before: ext4: i_datasync_tid read when
+ *   iomap_begin started, which covers every earlier mapping change and
+ *   cannot be moved by later ones; xfs: at iomap_begin entry,
+ *   ili_commit_seq if the inode was pinned with non-timestamp fsync fields
+ *   (<= 6.12), or ili_datasync_seq (6.18); else nothing.
  */
 static enum req required(const struct sc_fault *f, __u64 *req)
 {
@@ -526,15 +548,19 @@ static enum req required(const struct sc_fault *f, __u64 *req)
 		if ((m->fs_flags | f->enter.fault.fs_flags) &
 		    (SO_FSF_EXT4_FAST_COMMIT | SO_FSF_EXT4_NO_JOURNAL))
 			return REQ_UNSUPPORTED;
-		if (isnew) {
-			*req = m->own != ~0ULL && RULE(EXT4_OWN_TID) ? m->own : m->seq_exit;
+		if (m->own != ~0ULL && RULE(EXT4_OWN_TID)) {
+			*req = m->own;
 			return REQ_SOME;
 		}
-		*req = m->seq_entry;
-		return RULE(EXT4_CLEAN_REQ) ? REQ_SOME : REQ_NONE;
+		*req = isnew ? m->seq_exit : m->seq_entry;
+		return isnew || RULE(EXT4_CLEAN_REQ) ? REQ_SOME : REQ_NONE;
+	}
+	if (m->own != ~0ULL && RULE(XFS_OWN_SEQ)) {
+		*req = m->own;
+		return REQ_SOME;
 	}
 	if (isnew) {
-		*req = m->own != ~0ULL && RULE(XFS_OWN_SEQ) ? m->own : m->seq_exit;
+		*req = m->seq_exit;
 		return REQ_SOME;
 	}
 	if ((m->fs_flags & SO_FSF_XFS_DATASYNC_SEQ) && RULE(XFS_DATASYNC_SEQ)) {
@@ -549,32 +575,40 @@ static enum req required(const struct sc_fault *f, __u64 *req)
 	return REQ_NONE;
 }
 
-/* Is @req durable at the insertion @ins? */
+/*
+ * Is @req durable at the insertion @ins? Only the journal's or the log's
+ * own commit state counts, never what the filesystem says of itself (a
+ * return value, an inode's pin count).
+ * ext4: j_commit_sequence at insertion covers it, and commit records go
+ *   out flushed (barriers on, journal not aborted).
+ * xfs: the CIL's completed sequence read at insertion covers it on a log
+ *   that is not shut down, or a completed, not aborted checkpoint that
+ *   covers it was seen before the insertion.
+ */
 static bool durable(struct sc_checker *c, const struct so_event *ins, __u64 req)
 {
+	__u16 lf = ins->insert.log_flags;
 	struct sc_dev *d;
 
 	if (ins->fs == FS_EXT4)
 		return RULE(EXT4_COMMIT) && sc_tid_geq((__u32)ins->insert.commit, (__u32)req) &&
-		       (!RULE(EXT4_FLUSHED) || !(ins->insert.log_flags & (SO_LOGF_NO_FLUSH | SO_LOGF_ABORTED)));
-	/* xfs: the inode unpinned (every checkpoint holding it is on the
-	 * log), a checkpoint at or after req completed, or a synchronous
-	 * force up to req returned 0. */
-	if (ins->insert.pin == 0 && RULE(XFS_UNPINNED))
+		       (!RULE(EXT4_FLUSHED) || !(lf & (SO_LOGF_NO_FLUSH | SO_LOGF_ABORTED)));
+	if (RULE(XFS_LOG_STATE) && (!(lf & SO_LOGF_UNKNOWN) || !RULE(XFS_LOG_READ)) &&
+	    ins->insert.commit >= req &&
+	    (!(lf & SO_LOGF_ABORTED) || !RULE(XFS_LOG_SHUTDOWN)))
 		return true;
 	d = dev_get(c, ins->dev);
-	return (RULE(XFS_CHECKPOINT) && d->has_ckpt && d->ckpt >= req) ||
-	       (RULE(XFS_FORCE) && d->has_forced && d->forced >= req);
+	return RULE(XFS_CHECKPOINT) && d->has_ckpt && d->ckpt >= req;
 }
 
 static void commit_state(struct sc_checker *c, const struct so_event *ins,
 			 char *buf, size_t len)
 {
+	__u16 lf = ins->insert.log_flags;
+	char ckpt[48] = "no checkpoint seen";
 	struct sc_dev *d;
 
 	if (ins->fs == FS_EXT4) {
-		__u16 lf = ins->insert.log_flags;
-
 		snprintf(buf, len, "j_commit_sequence %llu%s", (unsigned long long)ins->insert.commit,
 			 lf & SO_LOGF_ABORTED ? ", journal aborted: commit records skipped" :
 			 lf & SO_LOGF_NO_FLUSH ? ", journal without barriers: commit records not flushed" : "");
@@ -582,11 +616,13 @@ static void commit_state(struct sc_checker *c, const struct so_event *ins,
 	}
 	d = dev_get(c, ins->dev);
 	if (d->has_ckpt)
-		snprintf(buf, len, "inode pincount %u, last checkpoint on the log %llu",
-			 ins->insert.pin, (unsigned long long)d->ckpt);
+		snprintf(ckpt, sizeof(ckpt), "last checkpoint seen %llu", (unsigned long long)d->ckpt);
+	if (lf & SO_LOGF_UNKNOWN)
+		snprintf(buf, len, "CIL state unreadable, %s, inode pincount %u", ckpt, ins->insert.pin);
 	else
-		snprintf(buf, len, "inode pincount %u, no checkpoint seen on the log",
-			 ins->insert.pin);
+		snprintf(buf, len, "log complete through sequence %llu%s, %s, inode pincount %u",
+			 (unsigned long long)ins->insert.commit,
+			 lf & SO_LOGF_ABORTED ? " but shut down" : "", ckpt, ins->insert.pin);
 }
 
 static const char *what(int fs)
@@ -642,7 +678,7 @@ static void check_commit(struct sc_checker *c, struct sc_fault *f,
 		report(c, f, ins, SC_V_SYNC_UNCOMMITTED,
 		       "metadata sync returned 0 but %s %llu is not committed (%s) when the writable %s goes in",
 		       what(f->enter.fs), (unsigned long long)req, state,
-		       ins->insert.how == SO_INS_PMD ? "PMD" : "PTE");
+		       insert_what(&ins->insert));
 	} else {
 		BITS(a, f->have_iomap ? f->iomap.iomap.iomap_flags : 0, IOMAP_FLAG_NAMES);
 		if (f->have_iter)
@@ -710,6 +746,18 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 {
 	struct sc_fault *f = &t->f;
 
+	/* A read-only PTE made writable by the generic write-protect path:
+	 * ->pfn_mkwrite returned 0, no DAX fault decided anything. */
+	if (e->insert.how == SO_INS_WP && RULE(WP_REUSE)) {
+		struct sc_fault tmp = { 0 };
+
+		tmp.enter = *e;
+		seq_add(&tmp, e);
+		report(c, &tmp, e, SC_V_WP_REUSE,
+		       "writable PTE made by the generic write-protect path (finish_mkwrite_fault: "
+		       "->pfn_mkwrite returned 0), no DAX fault decided it");
+		return;
+	}
 	/* Two hooks on one insertion (a helper calling another): once. */
 	if (f->last_was_insert && f->last_insert_addr == e->insert.address &&
 	    f->last_insert_how == e->insert.how)
@@ -818,9 +866,6 @@ static bool skip_in_flight(struct sc_checker *c, struct sc_task *t, const struct
 		t->join = T_JOINED;
 		return false;
 	}
-	/* A log force is evidence for everybody, whoever asked for it. */
-	if (e->type == SO_EV_XFS_FORCE)
-		return false;
 	if (t->join == T_NEW) {
 		if (e->type == SO_EV_HANDLER_EXIT) {
 			t->join = T_JOINED;	/* between faults from here on */
@@ -947,22 +992,13 @@ static void on_fsync(struct sc_checker *c, struct sc_task *t, const struct so_ev
 	}
 }
 
-/* An xfs log force: how far the log is known on disk. */
+/* An xfs log force inside a sync fault: shown, not evidence (its return
+ * value is what the code under test says of itself). */
 static void on_xfs_force(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
 {
-	struct sc_fault *f = &t->f;
-
-	if (f->state == F_IN_SYNC)
-		seq_add(f, e);
+	if (t->f.state == F_IN_SYNC)
+		seq_add(&t->f, e);
 	c->st.xfs_forces++;
-	if (e->log.ret == 0 && ((e->log.aux & SO_XFS_LOG_SYNC) || !RULE(XFS_FORCE_SYNC_ONLY))) {
-		struct sc_dev *d = dev_get(c, e->dev);
-
-		if (!d->has_forced || e->log.seq > d->forced) {
-			d->forced = e->log.seq;
-			d->has_forced = true;
-		}
-	}
 }
 
 /* fs_dax:dax_insert_pfn_mkwrite(_no_entry): the writable entry of a sync fault. */

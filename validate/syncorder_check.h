@@ -37,6 +37,7 @@ enum sc_kind {
 	SC_V_NO_SYNC,			/* NEEDDSYNC, but the handler never finished the sync */
 	SC_V_DIRTY_NOT_SYNC,		/* IOMAP_F_DIRTY reached dax, no NEEDDSYNC, entry inserted */
 	SC_V_INSERT_OUTSIDE,		/* writable VM_SYNC entry outside any traced fault */
+	SC_V_WP_REUSE,			/* made writable by do_wp_page's reuse, no DAX fault */
 	SC_V_NR,
 	/* checker errors */
 	SC_E_NO_IOMAP = SC_V_NR,	/* insertion with no filesystem record: cannot decide */

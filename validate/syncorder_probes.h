@@ -18,7 +18,9 @@
 #define XFS_IOMAP_FIELDS "xfs_inode.i_itemp xfs_inode.i_pincount xfs_inode.i_vnode " \
 			 "xfs_inode_log_item.ili_commit_seq"
 #define XFS_CKPT_FIELDS	 "xfs_cil_ctx.cil xfs_cil_ctx.sequence xfs_cil.xc_log " \
-			 "xlog.l_mp xlog.l_opstate xfs_mount.m_super"
+			 "xlog.l_mp xlog.l_opstate xfs_mount.m_super " \
+			 "xfs_inode.i_mount xfs_mount.m_log xlog.l_cilp xfs_cil.xc_committing " \
+			 "xfs_cil.xc_current_sequence xfs_cil_ctx.committing"
 #define XFS_COMMITTING_FIELDS "xfs_inode_log_item.ili_item xfs_inode_log_item.ili_inode"
 
 static const struct probe_use syncorder_uses[] = {
@@ -34,7 +36,9 @@ static const struct probe_use syncorder_uses[] = {
 	{ HOOK_FAULT_ITER, PROBE_OPTIONAL, PROBE_ENTRY, NULL, HOOK_NONE },
 	{ HOOK_XFS_LOG_FORCE, PROBE_OPTIONAL, BOTH, NULL, HOOK_XFS_IOMAP },
 	{ HOOK_XFS_CKPT, PROBE_REQUIRED, PROBE_ENTRY, XFS_CKPT_FIELDS, HOOK_XFS_IOMAP },
-	{ HOOK_XFS_COMMITTING, PROBE_OPTIONAL, PROBE_ENTRY, XFS_COMMITTING_FIELDS, HOOK_XFS_IOMAP },
+	{ HOOK_XFS_COMMITTING, PROBE_REQUIRED, PROBE_ENTRY, XFS_COMMITTING_FIELDS, HOOK_XFS_IOMAP },
+	{ HOOK_JBD2_DIRTY, PROBE_REQUIRED, PROBE_ENTRY, NULL, HOOK_EXT4_IOMAP },
+	{ HOOK_WP_REUSE, PROBE_REQUIRED, PROBE_ENTRY, NULL, HOOK_NONE },
 	{ HOOK_INSERT_PTE, PROBE_REQUIRED, PROBE_ENTRY, NULL, HOOK_NONE },
 	{ HOOK_INSERT_PMD, PROBE_IF_PRESENT, PROBE_ENTRY, NULL, HOOK_NONE },
 };

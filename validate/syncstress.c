@@ -7,11 +7,21 @@
  * other tasks move the inode's datasync tid (ext4) or pin it again (xfs).
  *
  *   syncstress -f /mnt/ext4/s [-t THREADS] [-n PAGES] [--no-writer]
+ *              [--state empty|written] [--read-first] [--fdatasync]
  *
  * Thread i stores to pages i, i+T, i+2T, ... of a MAP_SHARED_VALIDATE|
  * MAP_SYNC mapping of the first PAGES pages (MADV_NOHUGEPAGE: PTE faults);
  * the writer pwrite()s 4 KiB blocks into the next PAGES pages until the
  * faulting threads are done. The file is removed at the end.
+ *
+ * The ways a store reaches a writable entry, for validate's workloads:
+ *   --state written  the mapped pages are allocated by pwrite() first, not
+ *                    synced: the fault finds mapped blocks whose metadata
+ *                    is not yet committed (default empty: holes)
+ *   --read-first     each page is read before its store: a read-only entry
+ *                    first, then a write-protect fault on it
+ *   --fdatasync      after each store, fdatasync() (which write-protects
+ *                    the page again) and a second store to the same page
  * Exit status (lib/exitcodes.h): 0 ok, 1 runtime error, 2 usage,
  * 4 no MAP_SYNC in this kernel, 5 MAP_SYNC refused for this file.
  */
@@ -35,7 +45,7 @@
 static struct {
 	const char *path;
 	unsigned long threads, pages;
-	bool writer;
+	bool writer, written, read_first, datasync;
 } env = { .threads = 4, .pages = 256, .writer = true };
 
 static char *map;
@@ -51,10 +61,33 @@ struct worker {
 static void *fault_pages(void *arg)
 {
 	struct worker *w = arg;
+	unsigned long sum = 0;
 
-	for (unsigned long p = w->id; p < env.pages; p += env.threads)
-		*(volatile char *)(map + p * PAGE) = (char)(p | 1);
-	return NULL;
+	for (unsigned long p = w->id; p < env.pages; p += env.threads) {
+		volatile char *c = (volatile char *)(map + p * PAGE);
+
+		if (env.read_first)
+			sum += (unsigned char)*c;
+		*c = (char)(p | 1);
+		if (env.datasync) {
+			if (fdatasync(fd))
+				return (void *)1;
+			*c = (char)(p | 3);
+		}
+	}
+	return sum == ~0UL ? (void *)1 : NULL;	/* keeps the reads */
+}
+
+/* --state written: allocate the mapped pages through write(), unsynced. */
+static int write_pages(void)
+{
+	char buf[PAGE];
+
+	memset(buf, 0x3c, sizeof(buf));
+	for (unsigned long p = 0; p < env.pages; p++)
+		if (pwrite(fd, buf, sizeof(buf), (off_t)(p * PAGE)) != (ssize_t)sizeof(buf))
+			return -1;
+	return 0;
 }
 
 /* Allocate blocks of the same inode through the write path, in the half of
@@ -81,9 +114,12 @@ static void *allocate_blocks(void *arg)
 	return NULL;
 }
 
+#define USAGE "usage: syncstress -f FILE [-t THREADS] [-n PAGES] [--no-writer]\n" \
+	      "                  [--state empty|written] [--read-first] [--fdatasync]\n"
+
 static int usage(const char *msg)
 {
-	fprintf(stderr, "syncstress: %s\nusage: syncstress -f FILE [-t THREADS] [-n PAGES] [--no-writer]\n", msg);
+	fprintf(stderr, "syncstress: %s\n%s", msg, USAGE);
 	return EXIT_USAGE;
 }
 
@@ -94,6 +130,9 @@ int main(int argc, char **argv)
 		{ "threads", required_argument, NULL, 't' },
 		{ "pages", required_argument, NULL, 'n' },
 		{ "no-writer", no_argument, NULL, 'W' },
+		{ "state", required_argument, NULL, 'S' },
+		{ "read-first", no_argument, NULL, 'R' },
+		{ "fdatasync", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -123,8 +162,19 @@ int main(int argc, char **argv)
 		case 'W':
 			env.writer = false;
 			break;
+		case 'S':
+			if (strcmp(optarg, "empty") && strcmp(optarg, "written"))
+				return usage("invalid --state (empty or written)");
+			env.written = !strcmp(optarg, "written");
+			break;
+		case 'R':
+			env.read_first = true;
+			break;
+		case 'D':
+			env.datasync = true;
+			break;
 		case 'h':
-			printf("usage: syncstress -f FILE [-t THREADS] [-n PAGES] [--no-writer]\n");
+			printf("%s", USAGE);
 			return EXIT_OK;
 		default:
 			return usage("bad option");
@@ -141,6 +191,11 @@ int main(int argc, char **argv)
 	}
 	if (ftruncate(fd, (off_t)(2 * len))) {
 		fprintf(stderr, "syncstress: ftruncate: %s\n", strerror(errno));
+		goto out;
+	}
+	if (env.written && write_pages()) {
+		fprintf(stderr, "syncstress: write: %s\n", strerror(errno));
+		ret = errno == ENOSPC ? EXIT_NO_SPACE : EXIT_RUNTIME;
 		goto out;
 	}
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0);
@@ -167,14 +222,22 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	for (unsigned long i = 0; i < env.threads; i++)
-		pthread_join(w[i].th, NULL);
+	ret = EXIT_OK;
+	for (unsigned long i = 0; i < env.threads; i++) {
+		void *failed = NULL;
+
+		pthread_join(w[i].th, &failed);
+		if (failed)
+			ret = EXIT_RUNTIME;
+	}
 	atomic_store(&faulters_done, true);
 	if (writer_started)
 		pthread_join(writer, NULL);
-	printf("syncstress: %lu pages faulted by %lu threads, %lu blocks written alongside\n",
-	       env.pages, env.threads, writes);
-	ret = EXIT_OK;
+	if (ret != EXIT_OK)
+		fprintf(stderr, "syncstress: fdatasync: failed\n");
+	else
+		printf("syncstress: %lu pages faulted by %lu threads, %lu blocks written alongside\n",
+		       env.pages, env.threads, writes);
 out:
 	if (map)
 		munmap(map, len);

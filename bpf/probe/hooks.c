@@ -20,11 +20,14 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 		{ "xfs_file_iomap_begin" },
 	} },
 	/* PTE: vmf_insert_mixed_mkwrite (5.10 to 6.12), vmf_insert_page_mkwrite
-	 * (6.18). PMD: vmf_insert_pfn_pmd_prot (5.10 to 6.12), vmf_insert_folio_pmd
-	 * (6.18); vmf_insert_pfn_pmd is a function again in 6.18. */
+	 * (6.18); vmf_insert_mixed (read faults) is writable only through a
+	 * writable vm_page_prot. PMD: vmf_insert_pfn_pmd_prot (5.10 to 6.12),
+	 * vmf_insert_folio_pmd (6.18); vmf_insert_pfn_pmd is a function again
+	 * in 6.18. */
 	[HOOK_INSERT_PTE] = { "insert_pte", PROBE_EVERY, {
 		{ "vmf_insert_mixed_mkwrite", "mixed" },
 		{ "vmf_insert_page_mkwrite", "page" },
+		{ "vmf_insert_mixed", "mixed_ro" },
 	} },
 	[HOOK_INSERT_PMD] = { "insert_pmd", PROBE_EVERY, {
 		{ "vmf_insert_pfn_pmd_prot", "prot" },
@@ -34,6 +37,10 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 	[HOOK_XFS_CKPT] = { "xfs_ckpt", 0, { { "xlog_cil_committed" } } },
 	[HOOK_XFS_LOG_FORCE] = { "xfs_log_force", 0, { { "xfs_log_force_seq" } } },
 	[HOOK_XFS_COMMITTING] = { "xfs_committing", 0, { { "xfs_inode_item_committing" } } },
+	[HOOK_JBD2_DIRTY] = { "jbd2_dirty", 0, { { "jbd2_journal_dirty_metadata" } } },
+	/* do_wp_page -> wp_pfn_shared -> finish_mkwrite_fault -> wp_page_reuse
+	 * when ->pfn_mkwrite returned 0 (the last is inlined) */
+	[HOOK_WP_REUSE] = { "wp_reuse", 0, { { "finish_mkwrite_fault" } } },
 	/* ext4 funnels every DAX fault through ext4_dax_huge_fault; xfs
 	 * through __xfs_filemap_fault up to 6.12, later through its outer
 	 * entry points. */

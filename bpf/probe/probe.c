@@ -510,23 +510,34 @@ static const char *why_not(const struct probe_target *t)
 /* The use's verdict: NULL when satisfied, else its first failing target. */
 static const struct probe_target *unmet(const struct probe_set *s, const struct probe_use *u)
 {
-	const struct probe_target *first = NULL;
-	bool present = false;
+	const struct probe_target *first = NULL, *missed = NULL;
+	bool present = false, attached = false;
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct probe_target *t = &s->t[i];
+		/* Without its fields it is not there for IF_PRESENT: the tool
+		 * works without it (and says so), as without the module. */
+		bool here = t->cand && !t->missing[0];
 
 		if (t->use != u)
 			continue;
-		if (probe_attached(t))
-			return NULL;
+		if (probe_attached(t)) {
+			attached = true;
+			continue;
+		}
 		if (!first || (!first->cand && t->cand))
 			first = t;
-		/* Without its fields it is not there for IF_PRESENT: the tool
-		 * works without it (and says so), as without the module. */
-		present |= t->cand && !t->missing[0];
+		/* PROBE_EVERY: each helper the kernel has is a way in; one
+		 * that did not attach is a blind spot, whatever the others did. */
+		if (here && !missed && (t->hook->flags & PROBE_EVERY))
+			missed = t;
+		present |= here;
 	}
-	if (!first || u->need == PROBE_OPTIONAL || !use_enabled(s, u))
+	if (u->need == PROBE_OPTIONAL || !use_enabled(s, u))
+		return NULL;
+	if (missed)
+		return missed;
+	if (attached || !first)
 		return NULL;
 	if (u->need == PROBE_IF_PRESENT && !present)
 		return NULL;

@@ -50,6 +50,8 @@ enum probe_hook_id {
 	HOOK_XFS_CKPT,		/* a CIL checkpoint is on the log */
 	HOOK_XFS_LOG_FORCE,
 	HOOK_XFS_COMMITTING,	/* an inode's log item goes into a transaction */
+	HOOK_JBD2_DIRTY,	/* a buffer joins a jbd2 handle's transaction */
+	HOOK_WP_REUSE,		/* the generic write-protect fault reuses a PTE */
 	HOOK_FS_HANDLER,	/* the filesystem's fault handlers */
 	HOOK_PTE_DONE,		/* tracepoints from here */
 	HOOK_PMD_DONE,

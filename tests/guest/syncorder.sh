@@ -4,9 +4,10 @@
 # document. Both directions:
 #   - the clean kernel: every scenario (ext4 and xfs; empty, prealloc,
 #     fallocated; PTE and PMD faults; without and with a copying background
-#     load), 3 faultlat runs each on fresh files, plus 3 syncstress runs per
-#     filesystem (threads faulting one file while another allocates in it),
-#     no violation;
+#     load), 3 faultlat runs each on fresh files, plus 3 runs of each
+#     syncstress workload of validate/workloads.txt (threads faulting one
+#     file while another allocates in it; blocks allocated by write() then
+#     faulted; read fault then store; fdatasync between stores), no violation;
 #   - the mutants (validate/mutants/mapsync_mutant.ko): each injected bug is
 #     reported, with its own diagnosis, in every scenario it can break, as
 #     many times as the module injected it.
@@ -24,8 +25,7 @@ REPS=3
 PTE_PAGES=64
 PMD_PAGES=1024		# 4 MiB: two PMD faults per run
 FSS=$(fs_list)
-STRESS_THREADS=4
-STRESS_PAGES=256
+WORKLOADS=/suite/validate/workloads.txt
 
 # The mutants, one row each: "mode|kind|text|scenarios" (the table's own
 # comment says what they mean).
@@ -33,10 +33,32 @@ grep -v '^#' /suite/validate/mutants/mutants.txt | sed 's/ *| */|/g' >/tmp/mutan
 # test_name PREFIX FS:SCENARIO[:harmless]: PREFIX_fs_scenario[_harmless], in _.
 test_name() { echo "$1_$2" | tr :- __; }
 
+# The syncstress workloads: their names, a column of one.
+workloads() { awk '!/^#/ && NF >= 3 { print $1 }' "$WORKLOADS"; }
+workload_field() {	# NAME entries|args
+	awk -v n="$1" -v f="$2" '!/^#/ && $1 == n {
+		if (f == "entries") print $2
+		else { for (i = 3; i <= NF; i++) printf "%s%s", $i, i < NF ? " " : "\n" }
+	}' "$WORKLOADS"
+}
+# workload_cmd FS NAME: a faultlat scenario or a syncstress workload, on FS.
+workload_cmd() {
+	if scenario_known "$2"; then
+		echo "faultlat -f /mnt/$1/b $(faultlat_args "$2")"
+	else
+		echo "syncstress -f /mnt/$1/s $(workload_field "$2" args)"
+	fi
+}
+# entries_per_run NAME: the writable entries one run installs.
+entries_per_run() {
+	if ! scenario_known "$1"; then workload_field "$1" entries
+	elif [ "$(scenario_field "$1" size)" = pmd ]; then echo 2
+	else echo $PTE_PAGES; fi
+}
+
 ktap_plan setup_ext4_xfs_dax checker_attaches clean_matrix_checked
 for fs in $FSS; do
-	for scen in $(scenarios syncorder); do ktap_plan "$(test_name clean "$fs:$scen")"; done
-	ktap_plan "clean_${fs}_threads"
+	for scen in $(scenarios syncorder) $(workloads); do ktap_plan "$(test_name clean "$fs:$scen")"; done
 done
 while IFS='|' read -r mode kind text list; do
 	ktap_plan "mutant_${mode}_batch"
@@ -132,14 +154,10 @@ clean_verdict() {
 
 : >/tmp/batch.sh
 for fs in $FSS; do
-	for scen in $(scenarios syncorder); do
+	for scen in $(scenarios syncorder) $(workloads); do
 		for r in $(seq $REPS); do
-			batch_add "$(test_name clean "$fs:$scen")" "faultlat -f /mnt/$fs/b $(faultlat_args "$scen")"
+			batch_add "$(test_name clean "$fs:$scen")" "$(workload_cmd "$fs" "$scen")"
 		done
-	done
-	# Same inode, several faulting threads and a pwrite() allocator.
-	for r in $(seq $REPS); do
-		batch_add "clean_${fs}_threads" "syncstress -f /mnt/$fs/s -t $STRESS_THREADS -n $STRESS_PAGES"
 	done
 done
 batch_run /tmp/clean.json
@@ -150,11 +168,9 @@ else
 	ktap_fail clean_matrix_checked "syncorder exit $rc: $(so_diag) $(grep '^end .* [1-9][0-9]*$' /tmp/map | head -n 2)"
 fi
 for fs in $FSS; do
-	for scen in $(scenarios syncorder); do
-		if [ "$(scenario_field "$scen" size)" = pmd ]; then want=$(( 2 * REPS )); else want=$(( PTE_PAGES * REPS )); fi
-		clean_verdict "$(test_name clean "$fs:$scen")" $want
+	for scen in $(scenarios syncorder) $(workloads); do
+		clean_verdict "$(test_name clean "$fs:$scen")" $(( $(entries_per_run "$scen") * REPS ))
 	done
-	clean_verdict "clean_${fs}_threads" $(( STRESS_PAGES * REPS ))
 done
 
 # ---- mutants ----------------------------------------------------------------------
@@ -166,7 +182,7 @@ mutant_batch() {
 	: >/tmp/batch.sh
 	for s in "$@"; do
 		fs=${s%%:*} scen=${s#*:}
-		batch_add "$(test_name "mutant_$mode" "$s")" "faultlat -f /mnt/$fs/b $(faultlat_args "${scen%:harmless}")"
+		batch_add "$(test_name "mutant_$mode" "$s")" "$(workload_cmd "$fs" "${scen%:harmless}")"
 	done
 	if ! insmod "$MUTANT" mode="$mode" 2>/tmp/ins.err; then
 		ktap_fail "mutant_${mode}_batch" "insmod mode=$mode: $(cat /tmp/ins.err) $(dmesg | grep mapsync_mutant | tail -n 2)"

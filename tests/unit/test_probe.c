@@ -90,7 +90,8 @@ static const struct probe_kernel fake = {
 static const char *const btf_6_1[] = {
 	"vmlinux:dax_iomap_fault", "vmlinux:dax_fault_iter", "vmlinux:dax_finish_sync_fault",
 	"vmlinux:vfs_fsync_range", "vmlinux:ext4_iomap_begin", "vmlinux:ext4_dax_huge_fault",
-	"vmlinux:vmf_insert_mixed_mkwrite", "vmlinux:vmf_insert_pfn_pmd_prot",
+	"vmlinux:vmf_insert_mixed_mkwrite", "vmlinux:vmf_insert_pfn_pmd_prot", "vmlinux:vmf_insert_mixed",
+	"vmlinux:jbd2_journal_dirty_metadata", "vmlinux:finish_mkwrite_fault",
 	"vmlinux:dax_pte_fault_done", "vmlinux:dax_pmd_fault_done", "vmlinux:dax_insert_pfn_mkwrite",
 	"vmlinux:dax_insert_pfn_mkwrite_no_entry", "vmlinux:jbd2_start_commit",
 	"vmlinux:jbd2_end_commit",
@@ -104,6 +105,7 @@ static const char *const btf_6_18[] = {
 	"vmlinux:dax_iomap_fault", "vmlinux:dax_fault_iter", "vmlinux:dax_finish_sync_fault",
 	"vmlinux:vfs_fsync_range", "vmlinux:ext4_iomap_begin", "vmlinux:ext4_dax_huge_fault",
 	"vmlinux:vmf_insert_page_mkwrite", "vmlinux:vmf_insert_folio_pmd", "vmlinux:vmf_insert_pfn_pmd",
+	"vmlinux:vmf_insert_mixed", "vmlinux:jbd2_journal_dirty_metadata", "vmlinux:finish_mkwrite_fault",
 	"vmlinux:dax_insert_pfn_mkwrite", "vmlinux:jbd2_end_commit",
 	"xfs:xfs_direct_write_iomap_begin", "xfs:xfs_filemap_fault", "xfs:xfs_filemap_huge_fault",
 	"xfs:xfs_filemap_page_mkwrite", "xfs:xfs_filemap_pfn_mkwrite", "xfs:xlog_cil_committed",
@@ -114,7 +116,9 @@ static const char *const xfs_fields[] = {
 	"xfs_inode.i_itemp", "xfs_inode.i_pincount", "xfs_inode.i_vnode",
 	"xfs_inode_log_item.ili_commit_seq", "xfs_cil_ctx.cil", "xfs_cil_ctx.sequence",
 	"xfs_cil.xc_log", "xlog.l_mp", "xlog.l_opstate", "xfs_mount.m_super",
-	"xfs_inode_log_item.ili_item", "xfs_inode_log_item.ili_inode", NULL,
+	"xfs_inode_log_item.ili_item", "xfs_inode_log_item.ili_inode", "xfs_inode.i_mount",
+	"xfs_mount.m_log", "xlog.l_cilp", "xfs_cil.xc_committing", "xfs_cil.xc_current_sequence",
+	"xfs_cil_ctx.committing", NULL,
 };
 
 static struct probe_set set;
@@ -168,7 +172,8 @@ static void test_handlers_6_1(struct ktap_case_ctx *t)
 	resolve(t, &k, syncorder_uses, NUSES(syncorder_uses), false);
 	EXPECT_TARGETS(t, HOOK_FS_HANDLER,
 		       "ext4_dax_huge_fault:fs_handler0 __xfs_filemap_fault:fs_handler1");
-	EXPECT_TARGETS(t, HOOK_INSERT_PTE, "vmf_insert_mixed_mkwrite:insert_pte_mixed");
+	EXPECT_TARGETS(t, HOOK_INSERT_PTE,
+		       "vmf_insert_mixed_mkwrite:insert_pte_mixed vmf_insert_mixed:insert_pte_mixed_ro");
 	EXPECT_TARGETS(t, HOOK_INSERT_PMD, "vmf_insert_pfn_pmd_prot:insert_pmd_prot");
 	EXPECT_TARGETS(t, HOOK_FAULT, "dax_iomap_fault:fault");
 }
@@ -182,7 +187,8 @@ static void test_handlers_6_18(struct ktap_case_ctx *t)
 		       "ext4_dax_huge_fault:fs_handler0 xfs_filemap_fault:fs_handler2 "
 		       "xfs_filemap_huge_fault:fs_handler3 xfs_filemap_page_mkwrite:fs_handler4 "
 		       "xfs_filemap_pfn_mkwrite:fs_handler5");
-	EXPECT_TARGETS(t, HOOK_INSERT_PTE, "vmf_insert_page_mkwrite:insert_pte_page");
+	EXPECT_TARGETS(t, HOOK_INSERT_PTE,
+		       "vmf_insert_page_mkwrite:insert_pte_page vmf_insert_mixed:insert_pte_mixed_ro");
 	EXPECT_TARGETS(t, HOOK_INSERT_PMD,
 		       "vmf_insert_folio_pmd:insert_pmd_folio vmf_insert_pfn_pmd:insert_pmd_pfn");
 	/* The same table serves daxlat: both tools follow a rename at once. */
@@ -275,6 +281,14 @@ static void test_ok_required_missing(struct ktap_case_ctx *t)
 	KTAP_EXPECT(t, !probe_ok(&set, why, sizeof(why)) &&
 		    strstr(why, "vmf_insert_mixed_mkwrite: Invalid argument"),
 		    "a required hook that failed is named: '%s'", why);
+	/* PROBE_EVERY: one helper of several that did not attach is a blind
+	 * spot, even with the others in place. */
+	attach_all_fake();
+	target("vmf_insert_mixed")->mode = M_FAILED;
+	target("vmf_insert_mixed")->err = -EINVAL;
+	KTAP_EXPECT(t, !probe_ok(&set, why, sizeof(why)) &&
+		    strstr(why, "vmf_insert_mixed: Invalid argument"),
+		    "every helper of a PROBE_EVERY hook is required: '%s'", why);
 	/* An optional one failing is fine. */
 	attach_all_fake();
 	target("dax_fault_iter")->mode = M_FAILED;
@@ -285,7 +299,8 @@ static void test_ok_if_present(struct ktap_case_ctx *t)
 {
 	static const char *const no_ext4[] = {
 		"vmlinux:dax_iomap_fault", "vmlinux:dax_finish_sync_fault", "vmlinux:vfs_fsync_range",
-		"vmlinux:vmf_insert_mixed_mkwrite", "vmlinux:dax_insert_pfn_mkwrite", NULL,
+		"vmlinux:vmf_insert_mixed_mkwrite", "vmlinux:dax_insert_pfn_mkwrite",
+		"vmlinux:finish_mkwrite_fault", NULL,
 	};
 	struct fake_kernel k = { .btf = no_ext4 };
 	char why[512];

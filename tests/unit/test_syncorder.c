@@ -115,7 +115,10 @@ static void insert_ext4(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 comm
 	feed(c, e);
 }
 
-static void insert_xfs(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, __u64 seq)
+/* An xfs insertion: the inode's pin count and ili_commit_seq, and the log's
+ * state (complete through @done, SO_LOGF_* @log_flags). */
+static void insert_xfs_log(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, __u64 seq,
+			   __u64 done, __u16 log_flags)
 {
 	struct so_event e = ev(SO_EV_INSERT, tid, FS_XFS, pgoff);
 
@@ -124,7 +127,16 @@ static void insert_xfs(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, 
 	e.insert.write = 1;
 	e.insert.pin = pin;
 	e.insert.seq = seq;
+	e.insert.commit = done;
+	e.insert.running = done + 1;
+	e.insert.log_flags = log_flags;
 	feed(c, e);
+}
+
+/* ... with the log known complete through sequence 0 only. */
+static void insert_xfs(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, __u64 seq)
+{
+	insert_xfs_log(c, tid, pgoff, pin, seq, 0, 0);
 }
 
 static void ret_event(struct sc_checker *c, __u8 type, __u32 tid, __u8 fs, __u64 pgoff, __s64 ret)
@@ -206,6 +218,18 @@ static const struct sc_report *first_report(const struct sc_checker *c, enum sc_
 	return NULL;
 }
 
+static void expect_only(struct ktap_case_ctx *t, const struct sc_checker *c, enum sc_kind k,
+			unsigned long long want, const char *text)
+{
+	const struct sc_report *r = first_report(c, k);
+
+	KTAP_EXPECT(t, c->by_kind[k] == want && c->n_violations + c->n_errors == want,
+		    "%s %llu of %llu reports, want %llu: %s", sc_kind_name(k), c->by_kind[k],
+		    c->n_violations + c->n_errors, want, c->nreports ? c->reports[0].text : "");
+	if (want && text)
+		KTAP_EXPECT(t, r && strstr(r->text, text), "diagnosis: %s", r ? r->text : "(none)");
+}
+
 static struct sc_checker *done(struct sc_checker *c)
 {
 	sc_finish(c);
@@ -231,14 +255,14 @@ static void clean_sync_fault_ext4(struct ktap_case_ctx *t)
 }
 
 /* Written, synced file: no allocation, the inode's datasync tid long
- * committed; the fault's own handle (transaction 8, still open) holds
- * nothing of it, so it must not be required. */
+ * committed; the fault dirtied nothing through its handle (transaction 8,
+ * still open), so nothing of 8 is required. */
 static void clean_direct_fault_ext4(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
 	fault_enter(c, 1, FS_EXT4, 3, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 3, 0, 7, 7, 8, 7);
+	ext4_iomap(c, 1, 3, 0, 7, 7, NONE, 7);
 	iter(c, 1, FS_EXT4, 3, 0);
 	insert_ext4(c, 1, 3, 7, 7);
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 3, NOPAGE);
@@ -353,7 +377,7 @@ static void past_eof_dirty_nothing_to_commit(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 
 	fault_enter(c, 1, FS_EXT4, 40, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 40, SO_IOMAP_F_DIRTY, 9, 9, 10, 9);
+	ext4_iomap(c, 1, 40, SO_IOMAP_F_DIRTY, 9, 9, NONE, 9);
 	iter(c, 1, FS_EXT4, 40, SO_IOMAP_F_DIRTY);
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 40, NEEDDSYNC);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, 40, 0);
@@ -423,7 +447,7 @@ static void mutant_b_xfs(struct ktap_case_ctx *t)
 	done(c);
 	r = first_report(c, SC_V_SYNC_UNCOMMITTED);
 	KTAP_EXPECT(t, r && strstr(r->text, "log sequence 6 is not committed") &&
-		    strstr(r->text, "last checkpoint on the log 5"), "diagnosis: %s",
+		    strstr(r->text, "last checkpoint seen 5"), "diagnosis: %s",
 		    r ? r->text : "(none)");
 	sc_free(c);
 }
@@ -474,9 +498,10 @@ static void xfs_timestamp_pin_is_clean(struct ktap_case_ctx *t)
 	sc_free(c);
 }
 
-/* No checkpoint event seen (hook absent, or before the device was known):
- * an unpinned inode at insertion still proves every logged change durable. */
-static void xfs_unpinned_inode_is_durable(struct ktap_case_ctx *t)
+/* An unpinned inode is what xfs says of the inode, not the log's state:
+ * with no checkpoint seen and the log complete through 5 only, the
+ * entry over sequence 6 is a violation whatever the pin count says. */
+static void xfs_unpinned_inode_not_evidence(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
@@ -485,12 +510,11 @@ static void xfs_unpinned_inode_is_durable(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NEEDDSYNC);
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
 	fsync(c, 1, FS_XFS, 0, 0, 0);
-	insert_xfs(c, 1, 0, 0, 6);
+	insert_xfs_log(c, 1, 0, 0, 6, 5, 0);
 	mkwrite(c, 1, FS_XFS, 0, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d: %s", sc_result(c),
-		    c->nreports ? c->reports[0].text : "");
+	expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "log complete through sequence 5");
 	sc_free(c);
 }
 
@@ -632,7 +656,7 @@ static void double_hook_counts_once(struct ktap_case_ctx *t)
 	struct sc_checker *c = sc_new();
 
 	fault_enter(c, 1, FS_EXT4, 0, FAULT_SZ_PTE, 0);
-	ext4_iomap(c, 1, 0, 0, 3, 3, 4, 3);
+	ext4_iomap(c, 1, 0, 0, 3, 3, NONE, 3);
 	insert_ext4(c, 1, 0, 3, 3);
 	insert_ext4(c, 1, 0, 3, 3);
 	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 0, NOPAGE);
@@ -779,18 +803,6 @@ static void after_skipped_fault_is_judged(struct ktap_case_ctx *t)
 /* ---- one case per rule (tests/unit/data/checker-rules.txt) ------------------- */
 
 /* The count of kind k is exactly want and nothing else was reported. */
-static void expect_only(struct ktap_case_ctx *t, const struct sc_checker *c, enum sc_kind k,
-			unsigned long long want, const char *text)
-{
-	const struct sc_report *r = first_report(c, k);
-
-	KTAP_EXPECT(t, c->by_kind[k] == want && c->n_violations + c->n_errors == want,
-		    "%s %llu of %llu reports, want %llu: %s", sc_kind_name(k), c->by_kind[k],
-		    c->n_violations + c->n_errors, want, c->nreports ? c->reports[0].text : "");
-	if (want && text)
-		KTAP_EXPECT(t, r && strstr(r->text, text), "diagnosis: %s", r ? r->text : "(none)");
-}
-
 /* The sync part of a NEEDDSYNC fault on xfs, up to the entry going in with
  * the inode pinned (so only the log's state can prove durability). */
 static void xfs_sync_to_insert(struct sc_checker *c, __u64 pgoff, __u64 seq)
@@ -885,9 +897,10 @@ static void xfs_datasync_seq_required(struct ktap_case_ctx *t)
 	sc_free(c);
 }
 
-/* No checkpoint seen, inode still pinned: a synchronous force up to 6 that
- * returned 0 is the evidence (today's rule; issue 12 questions it). */
-static void xfs_sync_force_is_evidence(struct ktap_case_ctx *t)
+/* A synchronous log force up to 6 that returned 0 is what the code under
+ * test says of itself: without a checkpoint or the log's state covering
+ * 6, still a violation. */
+static void xfs_force_return_not_evidence(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
@@ -897,29 +910,51 @@ static void xfs_sync_force_is_evidence(struct ktap_case_ctx *t)
 	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 0, 0);
 	xfs_force(c, 6, SO_XFS_LOG_SYNC, 0);
 	fsync(c, 1, FS_XFS, 0, 0, 1);
-	insert_xfs(c, 1, 0, 1, 6);
+	insert_xfs_log(c, 1, 0, 0, 6, 5, 0);
 	mkwrite(c, 1, FS_XFS, 0, false);
 	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1 && c->st.xfs_forces == 1,
-		    "result %d forces %llu: %s", sc_result(c), c->st.xfs_forces,
-		    c->nreports ? c->reports[0].text : "");
+	expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "log sequence 6 is not committed");
+	KTAP_EXPECT(t, c->st.xfs_forces == 1, "forces %llu", c->st.xfs_forces);
 	sc_free(c);
 }
 
-/* An asynchronous force, or a synchronous one that failed, proves nothing. */
-static void xfs_async_or_failed_force_not_evidence(struct ktap_case_ctx *t)
+/* The log's own state at insertion (CIL complete through 6) proves a
+ * requirement whose checkpoint completed before the probes went in. */
+static void xfs_log_state_is_evidence(struct ktap_case_ctx *t)
 {
 	struct sc_checker *c = sc_new();
 
 	fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
-	xfs_iomap(c, 1, 0, NEW_DIRTY, 5, 0, 0, 6, 1);
-	xfs_force(c, 6, 0, 0);
-	xfs_force(c, 6, SO_XFS_LOG_SYNC, -5);
-	xfs_sync_to_insert(c, 0, 6);
+	xfs_iomap(c, 1, 0, 0, 6, 1, 0x1, 6, 1);
+	insert_xfs_log(c, 1, 0, 1, 6, 6, 0);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NOPAGE);
 	done(c);
-	expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "log sequence 6 is not committed");
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.checked == 1, "result %d: %s", sc_result(c),
+		    c->nreports ? c->reports[0].text : "");
 	sc_free(c);
+}
+
+/* A shut-down log, or a CIL list that could not be walked, proves nothing
+ * even when its sequence covers the requirement. */
+static void xfs_shutdown_or_unread_log_not_evidence(struct ktap_case_ctx *t)
+{
+	static const struct { __u16 flags; const char *text; } how[] = {
+		{ SO_LOGF_ABORTED, "log complete through sequence 6 but shut down" },
+		{ SO_LOGF_UNKNOWN, "CIL state unreadable" },
+	};
+
+	for (size_t i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		struct sc_checker *c = sc_new();
+
+		fault_enter(c, 1, FS_XFS, 0, FAULT_SZ_PTE, 0);
+		xfs_iomap(c, 1, 0, 0, 6, 1, 0x1, 6, 1);
+		insert_xfs_log(c, 1, 0, 1, 6, 6, how[i].flags);
+		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 0, NOPAGE);
+		done(c);
+		expect_only(t, c, SC_V_DIRECT_UNCOMMITTED, 1, how[i].text);
+		sc_free(c);
+	}
 }
 
 /* A checkpoint that aborted (log shut down) put nothing on the log. */
@@ -1075,6 +1110,90 @@ static void ext4_commit_not_on_media(struct ktap_case_ctx *t)
 	}
 }
 
+/* ext4 allocates (the fault dirtied metadata through its handle, in
+ * transaction 5) but reports neither NEW nor DIRTY: the inode was clean
+ * before (i_datasync_tid 4, committed), so a check that believed the flags
+ * would pass the direct writable entry over an open transaction. */
+static void ext4_unreported_allocation(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_EXT4, 2, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 2, 0, 4, 5, 5, 4);
+	iter(c, 1, FS_EXT4, 2, 0);
+	insert_ext4(c, 1, 2, 4, 5);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 2, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_DIRECT_UNCOMMITTED, 1, "uncommitted transaction 5");
+	sc_free(c);
+}
+
+/* xfs: the fault committed the inode into CIL sequence 6 inside
+ * iomap_begin, reports no NEW and the inode was unpinned at entry. */
+static void xfs_unreported_allocation(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, FS_XFS, 2, FAULT_SZ_PTE, 0);
+	e = ev(SO_EV_IOMAP, 1, FS_XFS, 2);
+	e.iomap.flags_in = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
+	e.iomap.seq_entry = 5;
+	e.iomap.seq_exit = 6;
+	e.iomap.pin_exit = 1;
+	e.iomap.own = 6;
+	feed(c, e);
+	insert_xfs_log(c, 1, 2, 1, 6, 5, 0);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 2, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_DIRECT_UNCOMMITTED, 1, "uncommitted log sequence 6");
+	sc_free(c);
+}
+
+/* A read-only PTE made writable by do_wp_page's reuse (->pfn_mkwrite
+ * returned 0): its own violation, even after a clean fault of that page. */
+static void wp_reuse_is_violation(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e;
+
+	fault_enter(c, 1, FS_EXT4, 3, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, 3, 0, 7, 7, NONE, 7);
+	insert_ext4(c, 1, 3, 7, 7);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, 3, NOPAGE);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, 3, NOPAGE);
+	e = ev(SO_EV_INSERT, 1, FS_EXT4, 4);
+	e.insert.address = 0x7f0000004000ULL;
+	e.insert.how = SO_INS_WP;
+	e.insert.write = 1;
+	e.insert.commit = 7;
+	e.insert.seq = 8;
+	feed(c, e);
+	done(c);
+	expect_only(t, c, SC_V_WP_REUSE, 1, "generic write-protect path");
+	sc_free(c);
+}
+
+/* A read fault's entry (vmf_insert_mixed) made writable by a writable
+ * vm_page_prot: outside any write fault, and said so in the sequence. */
+static void writable_prot_read_insert(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+	struct so_event e = ev(SO_EV_INSERT, 1, FS_XFS, 9);
+	const struct sc_report *r;
+
+	e.insert.address = 0x7f0000009000ULL;
+	e.insert.how = SO_INS_PTE;
+	e.insert.write = 0;
+	feed(c, e);
+	done(c);
+	expect_only(t, c, SC_V_INSERT_OUTSIDE, 1, "outside any traced DAX fault");
+	r = first_report(c, SC_V_INSERT_OUTSIDE);
+	KTAP_EXPECT(t, r && r->nseq == 1 && strstr(r->seq[0], "PTE (writable vm_page_prot)"),
+		    "sequence: %s", r && r->nseq ? r->seq[0] : "(none)");
+	sc_free(c);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(clean_sync_fault_ext4),
 	KTAP_CASE(clean_direct_fault_ext4),
@@ -1087,7 +1206,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(mutant_b_xfs),
 	KTAP_CASE(xfs_own_sequence_not_later_ones),
 	KTAP_CASE(xfs_timestamp_pin_is_clean),
-	KTAP_CASE(xfs_unpinned_inode_is_durable),
+	KTAP_CASE(xfs_unpinned_inode_not_evidence),
 	KTAP_CASE(insert_during_needdsync_fault),
 	KTAP_CASE(needdsync_not_synced),
 	KTAP_CASE(insert_before_fsync),
@@ -1109,9 +1228,14 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(ext4_written_not_committed),
 	KTAP_CASE(xfs_pinned_not_committed),
 	KTAP_CASE(xfs_datasync_seq_required),
-	KTAP_CASE(xfs_sync_force_is_evidence),
-	KTAP_CASE(xfs_async_or_failed_force_not_evidence),
+	KTAP_CASE(xfs_force_return_not_evidence),
+	KTAP_CASE(xfs_log_state_is_evidence),
+	KTAP_CASE(xfs_shutdown_or_unread_log_not_evidence),
 	KTAP_CASE(xfs_aborted_checkpoint_not_evidence),
+	KTAP_CASE(ext4_unreported_allocation),
+	KTAP_CASE(xfs_unreported_allocation),
+	KTAP_CASE(wp_reuse_is_violation),
+	KTAP_CASE(writable_prot_read_insert),
 	KTAP_CASE(dirty_without_needdsync),
 	KTAP_CASE(wrong_page),
 	KTAP_CASE(fsync_range_misses_page),

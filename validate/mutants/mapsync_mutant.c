@@ -6,8 +6,10 @@
  *
  *   insmod mapsync_mutant.ko mode=clear_dirty [fs=ext4|xfs|all]
  *   insmod mapsync_mutant.ko mode=skip_fsync  [fs=ext4|xfs|all]
- *   insmod mapsync_mutant.ko mode=skip_commit [fs=ext4]
+ *   insmod mapsync_mutant.ko mode=skip_commit [fs=ext4|xfs|all]
  *   insmod mapsync_mutant.ko mode=no_flush    [fs=ext4]
+ *   insmod mapsync_mutant.ko mode=hide_alloc  [fs=ext4|xfs|all]
+ *   insmod mapsync_mutant.ko mode=wp_reuse    [fs=ext4|xfs|all]
  *   cat /sys/module/mapsync_mutant/parameters/hits   # bugs injected so far
  *   cat /sys/module/mapsync_mutant/parameters/armed  # functions hooked
  *
@@ -27,10 +29,13 @@
  *   vfs_fsync_range, so the checker's own vfs_fsync_range hooks see exactly
  *   what the kernel returns.
  *
- * skip_commit (bug c): the fsync runs but its journal commit is faked. The
- *   same task marking; a kprobe on jbd2_complete_transaction (ext4's
- *   fsync waits for its transaction there) returns 0 without committing.
- *   ext4 only: xfs's log force is what syncorder trusts today.
+ * skip_commit (bug c): the fsync runs but its journal or log commit is
+ *   faked. The same task marking; ext4: a kprobe on
+ *   jbd2_complete_transaction (ext4's fsync waits for its transaction
+ *   there) returns 0 without committing; xfs: a kprobe on
+ *   xlog_cil_force_seq returns NULLCOMMITLSN, so xfs_log_force_seq returns
+ *   0 without pushing the CIL. Return values all say success; only the
+ *   journal's / log's own commit state tells.
  *
  * no_flush (bug e): the journal commits, but its commit record goes out
  *   without REQ_PREFLUSH | REQ_FUA, as with barrier=0: the same task
@@ -47,6 +52,7 @@
 #include <linux/iomap.h>
 #include <linux/jbd2.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -61,7 +67,7 @@
 
 static char *mode = "";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "clear_dirty (bug a), skip_fsync (bug b), skip_commit (bug c) or no_flush (bug e)");
+MODULE_PARM_DESC(mode, "clear_dirty (a), skip_fsync (b), skip_commit (c), no_flush (e), hide_alloc (f) or wp_reuse (g)");
 
 static char *fs = "all";
 module_param(fs, charp, 0444);
@@ -92,6 +98,16 @@ asm(".text\n"
     "xorl %eax, %eax\n\t"
     ASM_RET
     ".size mapsync_mutant_ret0, .-mapsync_mutant_ret0\n");
+
+/* Returns -1 (xfs's NULLCOMMITLSN) the same way. */
+asmlinkage void mapsync_mutant_ret_minus1(void);
+asm(".text\n"
+    ".type mapsync_mutant_ret_minus1, @function\n"
+    "mapsync_mutant_ret_minus1:\n"
+    ASM_ENDBR
+    "movq $-1, %rax\n\t"
+    ASM_RET
+    ".size mapsync_mutant_ret_minus1, .-mapsync_mutant_ret_minus1\n");
 
 /* ---- bug a: clear IOMAP_F_DIRTY ------------------------------------------- */
 
@@ -171,15 +187,21 @@ static bool task_in_sync(void)
 	return false;
 }
 
-static int fsync_pre(struct kprobe *p, struct pt_regs *regs)
+/* In a sync fault, return to the caller without running the function:
+ * the ftrace-based kprobe resumes at regs->ip, the stub returns. */
+static int skip_in_sync(struct pt_regs *regs, void (*stub)(void))
 {
 	if (!task_in_sync())
 		return 0;
-	/* Return 0 to vfs_fsync_range without running the fsync: the
-	 * ftrace-based kprobe resumes at regs->ip, the stub returns. */
-	regs->ip = (unsigned long)mapsync_mutant_ret0;
+	regs->ip = (unsigned long)stub;
 	atomic_long_inc(&hits);
 	return 1;
+}
+
+/* vfs_fsync_range gets 0 without the fsync having run. */
+static int fsync_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return skip_in_sync(regs, mapsync_mutant_ret0);
 }
 
 /* A post handler makes the kprobe's ftrace ops IPMODIFY, which is what a
@@ -201,11 +223,25 @@ static struct kprobe xfs_fsync_kp = {
 	.post_handler = fsync_post,
 };
 
-/* ---- bug c: skip ext4's journal commit inside dax_finish_sync_fault ------ */
+/* ---- bug c: the fsync runs, the commit it waits for is never made -------- */
 
 static struct kprobe ext4_commit_kp = {
 	.symbol_name = "jbd2_complete_transaction",
 	.pre_handler = fsync_pre,
+	.post_handler = fsync_post,
+};
+
+/* xfs_log_force_seq(mp, seq, flags, ...) asks xlog_cil_force_seq for the
+ * commit LSN of the sequence and, on NULLCOMMITLSN ("nothing to force"),
+ * returns 0 at once: the fsync succeeds, the checkpoint is never pushed. */
+static int xfs_no_force_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return skip_in_sync(regs, mapsync_mutant_ret_minus1);
+}
+
+static struct kprobe xfs_commit_kp = {
+	.symbol_name = "xlog_cil_force_seq",
+	.pre_handler = xfs_no_force_pre,
 	.post_handler = fsync_post,
 };
 
@@ -241,6 +277,96 @@ static void restore_barriers(void)
 			set_bit(ilog2(JBD2_BARRIER), &unflushed[i]->j_flags);
 }
 
+/* ---- bug f: the filesystem allocates without reporting it ---------------- */
+
+/*
+ * The function that fills the iomap from the block mapping, inside
+ * iomap_begin: ext4_set_iomap(inode, iomap, map, offset, length, flags)
+ * and xfs_bmbt_to_iomap(ip, iomap, imap, mapping_flags, iomap_flags, seq).
+ * For a DAX write fault that allocated (IOMAP_F_NEW), clear NEW and DIRTY:
+ * the filesystem says "mapped before, nothing to sync" about a block its
+ * open transaction just allocated. Done inside iomap_begin, so what the
+ * checker's iomap_begin exit reads is the lie too.
+ */
+static int hide_entry(struct kretprobe_instance *ri, unsigned int flags, struct iomap *iomap)
+{
+	if ((flags & (IOMAP_WRITE | IOMAP_FAULT)) != (IOMAP_WRITE | IOMAP_FAULT))
+		return 1;
+	*(struct iomap **)ri->data = iomap;
+	return 0;
+}
+
+static int ext4_set_iomap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return hide_entry(ri, regs->r9, (struct iomap *)regs->si);
+}
+
+static int xfs_to_iomap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	return hide_entry(ri, regs->cx, (struct iomap *)regs->si);
+}
+
+static int hide_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct iomap *iomap = *(struct iomap **)ri->data;
+
+	if (iomap->flags & IOMAP_F_NEW) {
+		iomap->flags &= ~(IOMAP_F_NEW | IOMAP_F_DIRTY);
+		atomic_long_inc(&hits);
+	}
+	return 0;
+}
+
+static struct kretprobe ext4_hide_krp = {
+	.kp.symbol_name = "ext4_set_iomap",
+	.entry_handler = ext4_set_iomap_entry,
+	.handler = hide_ret,
+	.data_size = sizeof(struct iomap *),
+	.maxactive = 64,
+};
+
+static struct kretprobe xfs_hide_krp = {
+	.kp.symbol_name = "xfs_bmbt_to_iomap",
+	.entry_handler = xfs_to_iomap_entry,
+	.handler = hide_ret,
+	.data_size = sizeof(struct iomap *),
+	.maxactive = 64,
+};
+
+/* ---- bug g: a writable entry through the generic write-protect path ------ */
+
+/*
+ * ->pfn_mkwrite of a VM_SYNC mapping (ext4_dax_fault, xfs_filemap_pfn_mkwrite)
+ * returns 0 at once: do_wp_page's wp_pfn_shared then calls
+ * finish_mkwrite_fault, which makes the read-only PTE writable in place
+ * (wp_page_reuse) with no DAX fault, no sync. ext4_dax_fault is also
+ * ->fault: only calls with FAULT_FLAG_MKWRITE (set by wp_pfn_shared) are
+ * touched. A store to a page read first, or to one fdatasync()
+ * write-protected, takes that path.
+ */
+static int pfn_mkwrite_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct vm_fault *vmf = (struct vm_fault *)regs->di;
+
+	if (!(vmf->flags & FAULT_FLAG_MKWRITE) || !(vmf->vma->vm_flags & VM_SYNC))
+		return 0;
+	regs->ip = (unsigned long)mapsync_mutant_ret0;
+	atomic_long_inc(&hits);
+	return 1;
+}
+
+static struct kprobe ext4_pfn_mkwrite_kp = {
+	.symbol_name = "ext4_dax_fault",
+	.pre_handler = pfn_mkwrite_pre,
+	.post_handler = fsync_post,
+};
+
+static struct kprobe xfs_pfn_mkwrite_kp = {
+	.symbol_name = "xfs_filemap_pfn_mkwrite",
+	.pre_handler = pfn_mkwrite_pre,
+	.post_handler = fsync_post,
+};
+
 /* ---- the modes ------------------------------------------------------------- */
 
 enum { MUT_EXT4, MUT_XFS, MUT_NFS };
@@ -260,8 +386,10 @@ struct mutant_mode {
 static const struct mutant_mode modes[] = {
 	{ "clear_dirty", "a", NULL, { { .krp = &ext4_iomap_krp }, { .krp = &xfs_iomap_krp } } },
 	{ "skip_fsync", "b", &sync_krp, { { .kp = &ext4_fsync_kp }, { .kp = &xfs_fsync_kp } } },
-	{ "skip_commit", "c", &sync_krp, { { .kp = &ext4_commit_kp } } },
+	{ "skip_commit", "c", &sync_krp, { { .kp = &ext4_commit_kp }, { .kp = &xfs_commit_kp } } },
 	{ "no_flush", "e", &sync_krp, { { .kp = &ext4_no_flush_kp } } },
+	{ "hide_alloc", "f", NULL, { { .krp = &ext4_hide_krp }, { .krp = &xfs_hide_krp } } },
+	{ "wp_reuse", "g", NULL, { { .kp = &ext4_pfn_mkwrite_kp }, { .kp = &xfs_pfn_mkwrite_kp } } },
 };
 
 /* ---- registration ---------------------------------------------------------- */
