@@ -44,6 +44,14 @@
  *   rmmod before unmounting). One hit per synchronous fault whose fsync
  *   waits on the journal. ext4 only: xfs has no nobarrier since 4.19.
  *
+ * hide_alloc (bug f): the filesystem allocates and says nothing. A
+ *   kretprobe on ext4_set_iomap / xfs_bmbt_to_iomap clears IOMAP_F_NEW and
+ *   IOMAP_F_DIRTY of a DAX write fault that allocated, inside iomap_begin.
+ *
+ * wp_reuse (bug g): ->pfn_mkwrite (ext4_dax_fault, xfs_filemap_pfn_mkwrite)
+ *   returns 0 for VM_SYNC write-protect faults without running: the generic
+ *   finish_mkwrite_fault makes the read-only PTE writable in place.
+ *
  * A new mutant is its probes and one row of modes[] below.
  *
  * x86-64 only (argument registers, the return stub).
