@@ -249,7 +249,6 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 		if (e->fs == FS_EXT4) {
 			char run[32] = "none";
 
-
 			if (e->insert.running != ~0ULL)
 				snprintf(run, sizeof(run), "%llu", (unsigned long long)e->insert.running);
 			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): j_commit_sequence %llu, "
@@ -742,6 +741,18 @@ static void on_fault_enter(struct sc_checker *c, struct sc_task *t, const struct
 	dev_get(c, e->dev);
 }
 
+/* A violation of an insertion no fault is around: the report's fault is
+ * the insertion alone, its sequence that one event. */
+static void report_alone(struct sc_checker *c, const struct so_event *e, enum sc_kind k,
+			 const char *text)
+{
+	struct sc_fault tmp = { 0 };
+
+	tmp.enter = *e;
+	seq_add(&tmp, e);
+	report(c, &tmp, e, k, "%s", text);
+}
+
 static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
 {
 	struct sc_fault *f = &t->f;
@@ -749,13 +760,9 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 	/* A read-only PTE made writable by the generic write-protect path:
 	 * ->pfn_mkwrite returned 0, no DAX fault decided anything. */
 	if (e->insert.how == SO_INS_WP && RULE(WP_REUSE)) {
-		struct sc_fault tmp = { 0 };
-
-		tmp.enter = *e;
-		seq_add(&tmp, e);
-		report(c, &tmp, e, SC_V_WP_REUSE,
-		       "writable PTE made by the generic write-protect path (finish_mkwrite_fault: "
-		       "->pfn_mkwrite returned 0), no DAX fault decided it");
+		report_alone(c, e, SC_V_WP_REUSE,
+			     "writable PTE made by the generic write-protect path (finish_mkwrite_fault: "
+			     "->pfn_mkwrite returned 0), no DAX fault decided it");
 		return;
 	}
 	/* Two hooks on one insertion (a helper calling another): once. */
@@ -815,16 +822,10 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 		}
 		check_commit(c, f, e, true);
 		break;
-	default: {
-		struct sc_fault tmp = { 0 };
-
-		if (!RULE(INSERT_OUTSIDE))
-			break;
-		tmp.enter = *e;
-		seq_add(&tmp, e);
-		report(c, &tmp, e, SC_V_INSERT_OUTSIDE,
-		       "writable entry installed in a VM_SYNC mapping outside any traced DAX fault");
-	}
+	default:
+		if (RULE(INSERT_OUTSIDE))
+			report_alone(c, e, SC_V_INSERT_OUTSIDE,
+				     "writable entry installed in a VM_SYNC mapping outside any traced DAX fault");
 	}
 }
 

@@ -195,15 +195,19 @@ static bool task_in_sync(void)
 	return false;
 }
 
-/* In a sync fault, return to the caller without running the function:
- * the ftrace-based kprobe resumes at regs->ip, the stub returns. */
-static int skip_in_sync(struct pt_regs *regs, void (*stub)(void))
+/* Return to the caller without running the function: the ftrace-based
+ * kprobe resumes at regs->ip, the stub returns. */
+static int skip_call(struct pt_regs *regs, void (*stub)(void))
 {
-	if (!task_in_sync())
-		return 0;
 	regs->ip = (unsigned long)stub;
 	atomic_long_inc(&hits);
 	return 1;
+}
+
+/* ... only in a sync fault. */
+static int skip_in_sync(struct pt_regs *regs, void (*stub)(void))
+{
+	return task_in_sync() ? skip_call(regs, stub) : 0;
 }
 
 /* vfs_fsync_range gets 0 without the fsync having run. */
@@ -215,20 +219,20 @@ static int fsync_pre(struct kprobe *p, struct pt_regs *regs)
 /* A post handler makes the kprobe's ftrace ops IPMODIFY, which is what a
  * handler that moves regs->ip must declare. It never runs when the pre
  * handler returns 1. */
-static void fsync_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+static void ipmodify_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
 {
 }
 
 static struct kprobe ext4_fsync_kp = {
 	.symbol_name = "ext4_sync_file",
 	.pre_handler = fsync_pre,
-	.post_handler = fsync_post,
+	.post_handler = ipmodify_post,
 };
 
 static struct kprobe xfs_fsync_kp = {
 	.symbol_name = "xfs_file_fsync",
 	.pre_handler = fsync_pre,
-	.post_handler = fsync_post,
+	.post_handler = ipmodify_post,
 };
 
 /* ---- bug c: the fsync runs, the commit it waits for is never made -------- */
@@ -236,7 +240,7 @@ static struct kprobe xfs_fsync_kp = {
 static struct kprobe ext4_commit_kp = {
 	.symbol_name = "jbd2_complete_transaction",
 	.pre_handler = fsync_pre,
-	.post_handler = fsync_post,
+	.post_handler = ipmodify_post,
 };
 
 /* xfs_log_force_seq(mp, seq, flags, ...) asks xlog_cil_force_seq for the
@@ -250,7 +254,7 @@ static int xfs_no_force_pre(struct kprobe *p, struct pt_regs *regs)
 static struct kprobe xfs_commit_kp = {
 	.symbol_name = "xlog_cil_force_seq",
 	.pre_handler = xfs_no_force_pre,
-	.post_handler = fsync_post,
+	.post_handler = ipmodify_post,
 };
 
 /* ---- bug e: ext4's journal commits without flushing ---------------------- */
@@ -358,21 +362,19 @@ static int pfn_mkwrite_pre(struct kprobe *p, struct pt_regs *regs)
 
 	if (!(vmf->flags & FAULT_FLAG_MKWRITE) || !(vmf->vma->vm_flags & VM_SYNC))
 		return 0;
-	regs->ip = (unsigned long)mapsync_mutant_ret0;
-	atomic_long_inc(&hits);
-	return 1;
+	return skip_call(regs, mapsync_mutant_ret0);
 }
 
 static struct kprobe ext4_pfn_mkwrite_kp = {
 	.symbol_name = "ext4_dax_fault",
 	.pre_handler = pfn_mkwrite_pre,
-	.post_handler = fsync_post,
+	.post_handler = ipmodify_post,
 };
 
 static struct kprobe xfs_pfn_mkwrite_kp = {
 	.symbol_name = "xfs_filemap_pfn_mkwrite",
 	.pre_handler = pfn_mkwrite_pre,
-	.post_handler = fsync_post,
+	.post_handler = ipmodify_post,
 };
 
 /* ---- the modes ------------------------------------------------------------- */
