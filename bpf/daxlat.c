@@ -753,6 +753,16 @@ static int write_phase_samples(const struct phase_store *ps, const struct daxlat
 	return EXIT_OK;
 }
 
+/* Read @map's records into @fn: opens the ring buffer, or adds @map to the
+ * one already open. 0, or -1 with errno set. */
+static int rb_watch(struct ring_buffer **rb, struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx)
+{
+	if (*rb)
+		return ring_buffer__add(*rb, bpf_map__fd(map), fn, ctx) ? -1 : 0;
+	*rb = ring_buffer__new(bpf_map__fd(map), fn, ctx, NULL);
+	return *rb ? 0 : -1;
+}
+
 static void phase_store_free(struct phase_store *ps)
 {
 	for (unsigned int f = 0; f < FS_NR; f++)
@@ -993,16 +1003,11 @@ int main(int argc, char **argv)
 	if (env.stack_threshold_us >= 0)
 		skel->bss->stack_min_ns = (__u64)env.stack_threshold_us * 1000;
 	rbc.skel = skel;
-	if (env.top || env.stack_threshold_us >= 0 || env.samples_out) {
-		bool stacks_on = env.top || env.stack_threshold_us >= 0;
-
-		rb = ring_buffer__new(bpf_map__fd(stacks_on ? skel->maps.events : skel->maps.phase_samples),
-				      stacks_on ? handle_event : handle_sample, &rbc, NULL);
-		if (!rb || (stacks_on && env.samples_out &&
-			    ring_buffer__add(rb, bpf_map__fd(skel->maps.phase_samples), handle_sample, &rbc))) {
-			fprintf(stderr, "daxlat: cannot open the ring buffer: %s\n", strerror(errno));
-			goto cleanup;
-		}
+	if (((env.top || env.stack_threshold_us >= 0) &&
+	     rb_watch(&rb, skel->maps.events, handle_event, &rbc)) ||
+	    (env.samples_out && rb_watch(&rb, skel->maps.phase_samples, handle_sample, &rbc))) {
+		fprintf(stderr, "daxlat: cannot open the ring buffer: %s\n", strerror(errno));
+		goto cleanup;
 	}
 
 	sigaction(SIGINT, &sa, NULL);

@@ -79,6 +79,7 @@ for fs in $(fs_list); do
 		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts
 done
 ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
+	stacks_and_phase_samples \
 	filter_excludes_others unfiltered_until_sigint pid_filter interval_reports_add_up \
 	sigterm_stops_command exit_status_of_command usage_error_exit_2 help_with_examples
 ktap_start
@@ -206,6 +207,18 @@ expect stacks_top3 stacks_top3 '(.stacks | length) == 3 and ([.stacks[].lat] as 
 run stacks_threshold_all --stack-threshold 0 -- -f /mnt/xfs/thr -n 64 -s empty --sync
 expect stacks_threshold_all stacks_threshold_all '(.stacks | length) == 64 and .counters.stacks == 64 and
 	.counters.stacks_lost == 0 and all(.stacks[]; .fs == "xfs" and (.frames | length) > 0)'
+# Both ring buffers at once (stacks and --samples-out): every stack and
+# every phase sample arrive.
+run stacks_and_phase_samples --stack-threshold 0 --samples-out $OUT/both.txt -- -f /mnt/ext4/both -n 64 -s empty --sync
+both_ok() {
+	ran stacks_and_phase_samples || return 1
+	holds stacks_and_phase_samples '(.stacks | length) == 64 and .counters.stacks_lost == 0 and .counters.samples_lost == 0' ||
+		{ echo "stacks: $(jq -c '[(.stacks | length), .counters.stacks_lost, .counters.samples_lost]' $OUT/stacks_and_phase_samples.json)"; return 1; }
+	awk '$1 == "ext4" { n[$2] = NF - 2 } END {
+		if (n["iomap"] != 64 || n["fsync"] != 64 || n["mkwrite"] != 64 || n["handler"] != 64) {
+			print "phase samples " n["iomap"] " " n["fsync"] " " n["mkwrite"] " " n["handler"] ", want 64 each"; exit 1 } }' $OUT/both.txt
+}
+if why=$(both_ok); then ktap_pass stacks_and_phase_samples; else ktap_fail stacks_and_phase_samples "$why"; fi
 
 # -c traces the command's processes only: a faultlat loop started outside
 # it runs meanwhile and must not be counted.
