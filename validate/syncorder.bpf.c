@@ -93,6 +93,7 @@ enum {
 	IN_IOMAP,	/* the fs iomap_begin of a traced fault */
 	IN_FSYNC,	/* vfs_fsync_range inside dax_finish_sync_fault */
 	IN_FORCE,	/* xfs_log_force_seq inside that fsync */
+	IN_DAX_ACCESS,	/* dax_direct_access of a traced fault, asked for a pfn */
 	IN_NR
 };
 
@@ -124,6 +125,9 @@ struct task_state {
 	/* xfs_log_force_seq entry */
 	__u64 force_seq;
 	__u32 force_flags;
+	/* dax_direct_access entry */
+	__u64 dax_pgoff;
+	__u64 *dax_pfnp;
 };
 
 struct {
@@ -534,11 +538,78 @@ static __always_inline int iter_entry(struct iomap_iter *iter)
 	e->iter.iomap_type = BPF_CORE_READ(iter, iomap.type);
 	e->iter.offset = BPF_CORE_READ(iter, iomap.offset);
 	e->iter.length = BPF_CORE_READ(iter, iomap.length);
+	e->iter.addr = BPF_CORE_READ(iter, iomap.addr);
 	ev_submit(e);
 	return 0;
 }
 
 HOOK_ENTRY(fault_iter, iter_entry(iter), struct vm_fault *vmf, struct iomap_iter *iter)
+
+/* ---- dax_direct_access: the driver's device page offset -> pfn ---------- */
+
+/* A pfn_t (<= 6.12) or a plain pfn (later): 8 bytes, flags above bit 52. */
+static __always_inline __u64 pfn_of(__u64 pfn)
+{
+	return pfn & SO_PFN_MASK;
+}
+
+/*
+ * (dax_dev, pgoff, nr_pages, mode, kaddr, pfn): the fault asks the driver
+ * where device page @pgoff is; the pfn comes back through @pfn, a pfn_t *
+ * (<= 6.12) or an unsigned long * (later), 8 bytes either way. Reads and
+ * CoW copies pass no @pfn and are not recorded.
+ */
+#define PT_REGS_PARM6_X86(ctx)	(((struct pt_regs *)(ctx))->r9)
+
+static __always_inline int dax_access_entry(__u64 pgoff, __u64 *pfnp)
+{
+	struct task_state *st = task_get();
+
+	if (!st || !st->in[IN_FAULT] || !pfnp)
+		return 0;
+	st->in[IN_DAX_ACCESS] = 1;
+	st->dax_pgoff = pgoff;
+	st->dax_pfnp = pfnp;
+	return 0;
+}
+
+static __always_inline int dax_access_exit(__s64 ret)
+{
+	struct task_state *st = task_get();
+	struct so_event *e;
+	__u64 pfn = 0;
+
+	if (!st || !st->in[IN_DAX_ACCESS])
+		return 0;
+	st->in[IN_DAX_ACCESS] = 0;
+	if (ret <= 0 || bpf_probe_read_kernel(&pfn, sizeof(pfn), st->dax_pfnp))
+		return 0;
+	e = ev_task(SO_EV_DAX_ACCESS, st);
+	if (!e)
+		return 0;
+	e->dax.dev_pgoff = st->dax_pgoff;
+	e->dax.pfn = pfn_of(pfn);
+	e->dax.nr = ret;
+	ev_submit(e);
+	return 0;
+}
+
+/* By hand, not HOOK(): libbpf's BPF_KPROBE stops at five arguments before
+ * 1.2; the sixth is in r9 (x86-64). */
+SEC("fentry")
+int BPF_PROG(fentry_dax_access, void *dax_dev, __u64 pgoff, long nr_pages, int mode,
+	     void **kaddr, __u64 *pfnp)
+{
+	return dax_access_entry(pgoff, pfnp);
+}
+
+SEC("kprobe")
+int BPF_KPROBE(kprobe_dax_access, void *dax_dev, __u64 pgoff)
+{
+	return dax_access_entry(pgoff, (__u64 *)PT_REGS_PARM6_X86(ctx));
+}
+
+HOOK_EXIT(dax_access, dax_access_exit(ret))
 
 /* ---- the filesystem's iomap_begin ------------------------------------- */
 
@@ -662,7 +733,7 @@ HOOK_ENTRY(xfs_committing, committing_entry(lip, seq), void *lip, __u64 seq)
  */
 static __always_inline int insert_entry(struct vm_area_struct *vma,
 					__u64 address, __u64 pgoff, bool write,
-					__u8 how)
+					__u8 how, __u64 pfn)
 {
 	struct inode *inode = NULL;
 	struct so_event *e;
@@ -684,6 +755,7 @@ static __always_inline int insert_entry(struct vm_area_struct *vma,
 	e->insert.address = address;
 	e->insert.how = how;
 	e->insert.write = write;
+	e->insert.pfn = pfn;
 	if (fs == FS_EXT4) {
 		journal_t *j = ext4_journal(inode);
 
@@ -709,47 +781,63 @@ static __always_inline __u64 vma_pgoff(struct vm_area_struct *vma, __u64 address
 	       ((address - BPF_CORE_READ(vma, vm_start)) >> 12);
 }
 
-/* vmf_insert_mixed_mkwrite(vma, addr, pfn): PTE, always writable (<= 6.12) */
-static __always_inline int insert_vma(struct vm_area_struct *vma, __u64 addr)
+/* The start of the memmap, where KASLR moved it; the fixed default when the
+ * kernel has no such variable (no DYNAMIC_MEMORY_LAYOUT). */
+extern const void vmemmap_base __ksym __weak;
+#define X86_VMEMMAP_DEFAULT	0xffffea0000000000ULL
+
+/* page_to_pfn for a page or folio pointer (6.18 hands those in). */
+static __always_inline __u64 page_pfn(const void *page)
 {
-	return insert_entry(vma, addr, vma_pgoff(vma, addr), true, SO_INS_PTE);
+	__u64 base = X86_VMEMMAP_DEFAULT;
+
+	if (&vmemmap_base)
+		bpf_probe_read_kernel(&base, sizeof(base), &vmemmap_base);
+	return ((__u64)page - base) / bpf_core_type_size(struct page);
+}
+
+/* vmf_insert_mixed_mkwrite(vma, addr, pfn): PTE, always writable (<= 6.12) */
+static __always_inline int insert_vma(struct vm_area_struct *vma, __u64 addr, __u64 pfn)
+{
+	return insert_entry(vma, addr, vma_pgoff(vma, addr), true, SO_INS_PTE, pfn_of(pfn));
 }
 
 /* vmf_insert_page_mkwrite / vmf_insert_folio_pmd / vmf_insert_pfn_pmd /
  * vmf_insert_pfn_pmd_prot: the vmf, and a write flag. */
-static __always_inline int insert_vmf(struct vm_fault *vmf, bool write, __u8 how)
+static __always_inline int insert_vmf(struct vm_fault *vmf, bool write, __u8 how, __u64 pfn)
 {
 	return insert_entry(BPF_CORE_READ(vmf, vma), BPF_CORE_READ(vmf, address),
-			    BPF_CORE_READ(vmf, pgoff), write, how);
+			    BPF_CORE_READ(vmf, pgoff), write, how, pfn);
 }
 
-HOOK_ENTRY(insert_pte_mixed, insert_vma(vma, addr), struct vm_area_struct *vma,
-	   unsigned long addr)
+HOOK_ENTRY(insert_pte_mixed, insert_vma(vma, addr, pfn), struct vm_area_struct *vma,
+	   unsigned long addr, __u64 pfn)
 
 /* vmf_insert_mixed(vma, addr, pfn): read-only unless vm_page_prot says
  * otherwise */
-HOOK_ENTRY(insert_pte_mixed_ro, insert_entry(vma, addr, vma_pgoff(vma, addr), false, SO_INS_PTE),
-	   struct vm_area_struct *vma, unsigned long addr)
+HOOK_ENTRY(insert_pte_mixed_ro,
+	   insert_entry(vma, addr, vma_pgoff(vma, addr), false, SO_INS_PTE, pfn_of(pfn)),
+	   struct vm_area_struct *vma, unsigned long addr, __u64 pfn)
 
 /* finish_mkwrite_fault(vmf, ...): the write-protect fault of a read-only
  * PTE whose ->pfn_mkwrite returned 0 makes it writable in place
  * (wp_page_reuse), with no DAX fault deciding anything. */
-HOOK_ENTRY(wp_reuse, insert_vmf(vmf, true, SO_INS_WP), struct vm_fault *vmf)
+HOOK_ENTRY(wp_reuse, insert_vmf(vmf, true, SO_INS_WP, SO_PFN_UNKNOWN), struct vm_fault *vmf)
 
-/* (vmf, page|folio|pfn, bool write) */
-HOOK_ENTRY(insert_pte_page, insert_vmf(vmf, write, SO_INS_PTE), struct vm_fault *vmf,
-	   void *x, bool write)
-HOOK_ENTRY(insert_pmd_folio, insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
-	   void *x, bool write)
+/* (vmf, page|folio, bool write) */
+HOOK_ENTRY(insert_pte_page, insert_vmf(vmf, write, SO_INS_PTE, page_pfn(page)),
+	   struct vm_fault *vmf, void *page, bool write)
+HOOK_ENTRY(insert_pmd_folio, insert_vmf(vmf, write, SO_INS_PMD, page_pfn(folio)),
+	   struct vm_fault *vmf, void *folio, bool write)
 
 /* vmf_insert_pfn_pmd(vmf, pfn, write) where it is a function of its own */
-HOOK_ENTRY(insert_pmd_pfn, insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
-	   void *x, bool write)
+HOOK_ENTRY(insert_pmd_pfn, insert_vmf(vmf, write, SO_INS_PMD, pfn_of(pfn)),
+	   struct vm_fault *vmf, __u64 pfn, bool write)
 
 /* vmf_insert_pfn_pmd_prot(vmf, pfn_t, pgprot_t, bool write): the two structs
  * are 8 bytes each and travel in registers. */
-HOOK_ENTRY(insert_pmd_prot, insert_vmf(vmf, write, SO_INS_PMD), struct vm_fault *vmf,
-	   __u64 pfn, __u64 prot, bool write)
+HOOK_ENTRY(insert_pmd_prot, insert_vmf(vmf, write, SO_INS_PMD, pfn_of(pfn)),
+	   struct vm_fault *vmf, __u64 pfn, __u64 prot, bool write)
 
 /* ---- dax_finish_sync_fault and its metadata sync ------------------------ */
 

@@ -290,10 +290,14 @@ static void ktap_checked(struct ktap *k, const struct sc_checker *c, size_t *sho
 		ktap_result(k, true, "sync_faults_checked",
 			    "%llu VM_SYNC write faults (ext4 %llu, xfs %llu; pte %llu, pmd %llu), "
 			    "%llu allocating, %llu NEEDDSYNC, %llu writable entries checked "
-			    "(%llu direct, %llu after sync); a per-inode check would have flagged %llu",
+			    "(%llu direct, %llu after sync), %llu of them mapping the iomap's block "
+			    "(%llu pfns not checkable, %llu nonlinear devices); "
+			    "a per-inode check would have flagged %llu",
 			    st->faults, st->faults_ext4, st->faults_xfs, st->faults_pte,
 			    st->faults_pmd, st->allocating, st->needdsync, st->checked,
-			    st->direct_inserts, st->sync_inserts, st->naive_flagged);
+			    st->direct_inserts, st->sync_inserts,
+			    st->pfn_checked - c->by_kind[SC_V_WRONG_PFN], st->pfn_unchecked,
+			    st->dax_nonlinear, st->naive_flagged);
 	if (c->nprocs < 2)
 		return;
 	for (size_t i = 0; i < c->nprocs && i < 16; i++) {
@@ -406,6 +410,9 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	json_kv_uint(&w, "direct_inserts", st->direct_inserts);
 	json_kv_uint(&w, "sync_inserts", st->sync_inserts);
 	json_kv_uint(&w, "checked", st->checked);
+	json_kv_uint(&w, "pfn_checked", st->pfn_checked);
+	json_kv_uint(&w, "pfn_unchecked", st->pfn_unchecked);
+	json_kv_uint(&w, "dax_nonlinear_devices", st->dax_nonlinear);
 	json_kv_uint(&w, "mkwrite_no_entry", st->no_entry);
 	json_kv_uint(&w, "jbd2_commits", st->jbd2_commits);
 	json_kv_uint(&w, "xfs_checkpoints", st->xfs_checkpoints);
@@ -438,6 +445,7 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 		json_kv_uint(&w, "direct_inserts", p->direct_inserts);
 		json_kv_uint(&w, "sync_inserts", p->sync_inserts);
 		json_kv_uint(&w, "checked", p->checked);
+		json_kv_uint(&w, "pfn_checked", p->pfn_checked);
 		json_kv_uint(&w, "violations", p->violations);
 		json_kv_uint(&w, "checker_errors", p->errors);
 		json_kv_uint(&w, "per_inode_check_would_flag", p->naive_flagged);

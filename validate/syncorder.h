@@ -48,6 +48,7 @@ enum so_ev_type {
 	SO_EV_JBD2_COMMIT,	/* jbd2:jbd2_end_commit (j_commit_sequence updated) */
 	SO_EV_XFS_CKPT,		/* xlog_cil_committed: a CIL checkpoint is on the log */
 	SO_EV_XFS_FORCE,	/* xfs_log_force_seq return inside a sync fault */
+	SO_EV_DAX_ACCESS,	/* dax_direct_access returned a pfn inside a fault */
 	SO_EV_NR
 };
 
@@ -106,7 +107,20 @@ struct so_iter_rec {
 	__u16 iomap_type;
 	__u64 offset;
 	__u64 length;
+	__u64 addr;		/* iomap->addr: the device byte offset of offset */
 };
+
+/* dax_direct_access(dax_dev, pgoff, ...) of a fault: the driver's
+ * translation of a device page offset to a pfn. */
+struct so_dax_rec {
+	__u64 dev_pgoff;
+	__u64 pfn;
+	__s64 nr;		/* its return: pages available from there */
+};
+
+#define SO_PFN_UNKNOWN		(~0ULL)
+#define SO_PFN_MASK		((1ULL << 52) - 1)	/* pfn_t keeps its flags in the top 12 bits */
+#define SO_IOMAP_NULL_ADDR	(~0ULL)
 
 /*
  * The commit state at the instant a writable entry is installed (fentry of
@@ -125,6 +139,7 @@ struct so_insert_rec {
 	__u64 commit;
 	__u64 running;
 	__u64 seq;
+	__u64 pfn;		/* the pfn going in; SO_PFN_UNKNOWN for SO_INS_WP */
 	__u32 pin;
 	__u8 how;		/* SO_INS_PTE / SO_INS_PMD */
 	__u8 write;
@@ -172,6 +187,7 @@ struct so_event {
 		struct so_insert_rec insert;
 		struct so_fsync_rec fsync;
 		struct so_log_rec log;
+		struct so_dax_rec dax;
 		__s64 ret;	/* FAULT_EXIT, SYNC_EXIT, HANDLER_EXIT, MKWRITE */
 	};
 	char comm[SO_COMM_LEN];

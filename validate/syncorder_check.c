@@ -62,6 +62,8 @@ enum sc_rule {
 	SC_R_DIRTY_NOT_SYNC,
 	SC_R_INSERT_OUTSIDE,
 	SC_R_WP_REUSE,
+	SC_R_PFN_BLOCK,			/* the pfn is the iomap's block for the offset */
+	SC_R_PFN_LINEAR,		/* ... judged only where the driver's map is one base */
 };
 
 #ifndef SC_RULE_OFF
@@ -105,6 +107,10 @@ struct sc_dev {
 	bool has_ckpt, has_commit, unsupported_reported;
 	__u64 ckpt;		/* highest xfs CIL sequence seen on the log */
 	__u64 commit;		/* last jbd2 commit seen */
+	/* dax_direct_access: pfn - device page offset, the same for every
+	 * translation of a linear device (pmem) */
+	bool has_base, nonlinear;
+	__u64 base;
 };
 
 static const char *const kind_names[SC_KIND_NR] = {
@@ -119,6 +125,7 @@ static const char *const kind_names[SC_KIND_NR] = {
 	[SC_V_DIRTY_NOT_SYNC] = "dirty_without_needdsync",
 	[SC_V_INSERT_OUTSIDE] = "insert_outside_fault",
 	[SC_V_WP_REUSE] = "wp_reuse",
+	[SC_V_WRONG_PFN] = "wrong_pfn",
 	[SC_E_NO_IOMAP] = "error_no_iomap_record",
 	[SC_E_UNSUPPORTED] = "error_unsupported",
 	[SC_E_SEQUENCE] = "error_sequence",
@@ -242,19 +249,23 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 	case SO_EV_FAULT_ITER:
 		BITS(a, e->iter.iomap_flags, IOMAP_FLAG_NAMES);
 		BITS(b, e->iter.iter_flags, IOMAP_IN_NAMES);
-		snprintf(buf, len, "dax_fault_iter: iomap flags %s %s, iter flags %s", a,
-			 iomap_type(e->iter.iomap_type), b);
+		snprintf(buf, len, "dax_fault_iter: iomap flags %s %s, iter flags %s, "
+			 "offset %llu at device byte %lld", a, iomap_type(e->iter.iomap_type), b,
+			 (unsigned long long)e->iter.offset, (long long)e->iter.addr);
 		break;
 	case SO_EV_INSERT:
+		own[0] = 0;
+		if (e->insert.pfn != SO_PFN_UNKNOWN)
+			snprintf(own, sizeof(own), ", pfn 0x%llx", (unsigned long long)e->insert.pfn);
 		if (e->fs == FS_EXT4) {
 			char run[32] = "none";
 
 			if (e->insert.running != ~0ULL)
 				snprintf(run, sizeof(run), "%llu", (unsigned long long)e->insert.running);
-			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): j_commit_sequence %llu, "
+			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu%s): j_commit_sequence %llu, "
 				 "running tid %s, i_datasync_tid %llu%s%s",
 				 insert_what(&e->insert),
-				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
+				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff, own,
 				 (unsigned long long)e->insert.commit, run,
 				 (unsigned long long)e->insert.seq,
 				 e->insert.log_flags & SO_LOGF_NO_FLUSH ? ", journal without barriers" : "",
@@ -267,11 +278,16 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 					 (unsigned long long)e->insert.commit,
 					 (unsigned long long)e->insert.running,
 					 e->insert.log_flags & SO_LOGF_ABORTED ? ", shut down" : "");
-			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu): %s, pincount %u, ili_commit_seq %llu",
+			snprintf(buf, len, "writable %s inserted at 0x%llx (pgoff %llu%s): %s, pincount %u, ili_commit_seq %llu",
 				 insert_what(&e->insert),
-				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff,
+				 (unsigned long long)e->insert.address, (unsigned long long)e->pgoff, own,
 				 log, e->insert.pin, (unsigned long long)e->insert.seq);
 		}
+		break;
+	case SO_EV_DAX_ACCESS:
+		snprintf(buf, len, "dax_direct_access(device page %llu) = %lld: pfn 0x%llx",
+			 (unsigned long long)e->dax.dev_pgoff, (long long)e->dax.nr,
+			 (unsigned long long)e->dax.pfn);
 		break;
 	case SO_EV_SYNC_ENTER:
 		snprintf(buf, len, "dax_finish_sync_fault(pgoff %llu, %s)",
@@ -701,6 +717,38 @@ static bool same_page(const struct sc_fault *f, const struct so_event *e)
 	return e->pgoff == f->enter.pgoff || !RULE(WRONG_PAGE);
 }
 
+/*
+ * The entry must map the block the filesystem's iomap gave for the fault's
+ * offset: device byte iomap.addr + (pos - iomap.offset), as a pfn through
+ * the driver's own translation (dax_direct_access). A pmem device maps
+ * linearly: pfn = base + device page, one base per device; a device whose
+ * translations disagree on the base is not judged (counted unchecked).
+ */
+static void check_pfn(struct sc_checker *c, struct sc_fault *f, const struct so_event *ins)
+{
+	struct sc_dev *d = dev_get(c, ins->dev);
+	__u64 pos, dev_page, want;
+
+	if (ins->insert.pfn == SO_PFN_UNKNOWN || !f->have_iter ||
+	    f->iter.iter.addr == SO_IOMAP_NULL_ADDR || !d->has_base ||
+	    (d->nonlinear && RULE(PFN_LINEAR))) {
+		c->st.pfn_unchecked++;
+		return;
+	}
+	pos = (f->enter.size == FAULT_SZ_PMD ? f->enter.pgoff & ~511ULL : f->enter.pgoff) << 12;
+	dev_page = (f->iter.iter.addr + pos - f->iter.iter.offset) >> 12;
+	want = d->base + dev_page;
+	c->st.pfn_checked++;
+	proc_get(c, ins)->pfn_checked++;
+	if (ins->insert.pfn == want || !RULE(PFN_BLOCK))
+		return;
+	report(c, f, ins, SC_V_WRONG_PFN,
+	       "writable %s maps pfn 0x%llx, but the iomap puts offset %llu at device page %llu, "
+	       "which is pfn 0x%llx",
+	       insert_what(&ins->insert), (unsigned long long)ins->insert.pfn,
+	       (unsigned long long)pos, (unsigned long long)dev_page, (unsigned long long)want);
+}
+
 /* ---- events -------------------------------------------------------------------- */
 
 static void end_fault(struct sc_checker *c, struct sc_task *t, const char *why)
@@ -784,6 +832,7 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 			report(c, f, e, SC_V_WRONG_PAGE,
 			       "writable entry for pgoff %llu inside the fault on pgoff %llu",
 			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+		check_pfn(c, f, e);
 		check_commit(c, f, e, false);
 		break;
 	case F_AWAIT_SYNC:
@@ -799,6 +848,7 @@ static void on_insert(struct sc_checker *c, struct sc_task *t, const struct so_e
 			report(c, f, e, SC_V_WRONG_PAGE,
 			       "writable entry for pgoff %llu in the sync of the fault on pgoff %llu",
 			       (unsigned long long)e->pgoff, (unsigned long long)f->enter.pgoff);
+		check_pfn(c, f, e);
 		if ((!f->fsync_done || f->fsync_ret != 0) && RULE(INSERT_BEFORE_FSYNC)) {
 			if (f->fsync_done)
 				report(c, f, e, SC_V_INSERT_BEFORE_FSYNC,
@@ -918,6 +968,24 @@ static void on_iomap_record(struct sc_checker *c, struct sc_task *t, const struc
 	} else {
 		f->have_iter = true;
 		f->iter = *e;
+	}
+}
+
+/* The driver's translation the fault asked for: the device's base. */
+static void on_dax_access(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_dev *d;
+	__u64 base = e->dax.pfn - e->dax.dev_pgoff;
+
+	if (!expect_state(c, &t->f, e, F_IN_FAULT, "dax_direct_access record outside dax_iomap_fault"))
+		return;
+	d = dev_get(c, e->dev);
+	if (!d->has_base) {
+		d->has_base = true;
+		d->base = base;
+	} else if (d->base != base && !d->nonlinear) {
+		d->nonlinear = true;
+		c->st.dax_nonlinear++;
 	}
 }
 
@@ -1057,6 +1125,7 @@ static void (*const on_event[SO_EV_NR])(struct sc_checker *, struct sc_task *,
 	[SO_EV_FAULT_ENTER] = on_fault_enter,
 	[SO_EV_IOMAP] = on_iomap_record,
 	[SO_EV_FAULT_ITER] = on_iomap_record,
+	[SO_EV_DAX_ACCESS] = on_dax_access,
 	[SO_EV_INSERT] = on_insert,
 	[SO_EV_FAULT_EXIT] = on_fault_exit,
 	[SO_EV_SYNC_ENTER] = on_sync_enter,

@@ -38,6 +38,7 @@ enum sc_kind {
 	SC_V_DIRTY_NOT_SYNC,		/* IOMAP_F_DIRTY reached dax, no NEEDDSYNC, entry inserted */
 	SC_V_INSERT_OUTSIDE,		/* writable VM_SYNC entry outside any traced fault */
 	SC_V_WP_REUSE,			/* made writable by do_wp_page's reuse, no DAX fault */
+	SC_V_WRONG_PFN,			/* the entry maps another block than the iomap's */
 	SC_V_NR,
 	/* checker errors */
 	SC_E_NO_IOMAP = SC_V_NR,	/* insertion with no filesystem record: cannot decide */
@@ -80,6 +81,9 @@ struct sc_stats {
 	unsigned long long direct_inserts;	/* writable entry inside dax_iomap_fault */
 	unsigned long long sync_inserts;	/* ... inside dax_finish_sync_fault */
 	unsigned long long checked;		/* insertions whose commit state was checked */
+	unsigned long long pfn_checked;		/* ... whose pfn was checked against the iomap */
+	unsigned long long pfn_unchecked;	/* ... whose pfn could not be (see check_pfn) */
+	unsigned long long dax_nonlinear;	/* devices whose page offset -> pfn is not one base */
 	unsigned long long syncs;		/* dax_finish_sync_fault */
 	unsigned long long no_entry;		/* dax_insert_pfn_mkwrite_no_entry */
 	unsigned long long jbd2_commits, xfs_checkpoints, xfs_forces;
@@ -98,7 +102,7 @@ struct sc_proc {
 	__u32 pid;
 	char comm[SO_COMM_LEN + 1];
 	unsigned long long faults, allocating, needdsync, direct_inserts, sync_inserts;
-	unsigned long long checked, violations, errors;
+	unsigned long long checked, pfn_checked, violations, errors;
 	unsigned long long naive_flagged;
 	unsigned long long by_kind[SC_KIND_NR];
 	char first[SC_TEXT_LEN];	/* diagnosis of its first violation */

@@ -41,6 +41,7 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 	/* do_wp_page -> wp_pfn_shared -> finish_mkwrite_fault -> wp_page_reuse
 	 * when ->pfn_mkwrite returned 0 (the last is inlined) */
 	[HOOK_WP_REUSE] = { "wp_reuse", 0, { { "finish_mkwrite_fault" } } },
+	[HOOK_DAX_ACCESS] = { "dax_access", 0, { { "dax_direct_access" } } },
 	/* ext4 funnels every DAX fault through ext4_dax_huge_fault; xfs
 	 * through __xfs_filemap_fault up to 6.12, later through its outer
 	 * entry points. */

@@ -52,6 +52,7 @@ enum probe_hook_id {
 	HOOK_XFS_COMMITTING,	/* an inode's log item goes into a transaction */
 	HOOK_JBD2_DIRTY,	/* a buffer joins a jbd2 handle's transaction */
 	HOOK_WP_REUSE,		/* the generic write-protect fault reuses a PTE */
+	HOOK_DAX_ACCESS,	/* the dax driver translates a page offset to a pfn */
 	HOOK_FS_HANDLER,	/* the filesystem's fault handlers */
 	HOOK_PTE_DONE,		/* tracepoints from here */
 	HOOK_PMD_DONE,

@@ -95,26 +95,26 @@ EOF
 }
 
 # batch_run JSON: syncorder over the batch script; $rc, /tmp/so.tap, and
-# /tmp/procs ("pid checked violations errors needdsync direct kind-count naive").
+# /tmp/procs ("pid checked violations errors needdsync direct kind-count naive pfn-checked").
 batch_run() {
 	json=$1 kind=${2:-none}
 	rm -f "$json" /tmp/map /tmp/fl.out
 	syncorder --details 2 --json-out "$json" -c 'sh /tmp/batch.sh' </dev/null >/tmp/so.tap 2>/tmp/so.err
 	rc=$?
-	jq -r --arg k "$kind" '.processes[] | "\(.pid) \(.checked) \(.violations) \(.checker_errors) \(.needdsync) \(.direct_inserts) \(.by_kind[$k] // 0) \(.per_inode_check_would_flag)"' \
+	jq -r --arg k "$kind" '.processes[] | "\(.pid) \(.checked) \(.violations) \(.checker_errors) \(.needdsync) \(.direct_inserts) \(.by_kind[$k] // 0) \(.per_inode_check_would_flag) \(.pfn_checked)"' \
 		"$json" >/tmp/procs 2>/dev/null
 	: >/tmp/batch.sh
 }
 
 # scenario NAME: sums over the scenario's runs, as shell assignments:
-# runs checked violations errors needdsync direct caught injected failed naive
+# runs checked violations errors needdsync direct caught injected failed naive pfns
 scenario() {
 	awk -v n="$1" '
-		FNR == NR { c[$1] = $2; v[$1] = $3; e[$1] = $4; nd[$1] = $5; d[$1] = $6; k[$1] = $7; nv[$1] = $8; next }
+		FNR == NR { c[$1] = $2; v[$1] = $3; e[$1] = $4; nd[$1] = $5; d[$1] = $6; k[$1] = $7; nv[$1] = $8; pf[$1] = $9; next }
 		$1 == "end" && $2 == n { inj += $3 - h; if ($4 != 0) failed++; next }
-		$2 == n { runs++; p = $1; h = $3; ch += c[p]; vi += v[p]; er += e[p]; nds += nd[p]; di += d[p]; ca += k[p]; na += nv[p] }
-		END { printf "runs=%d checked=%d violations=%d errors=%d needdsync=%d direct=%d caught=%d injected=%d failed=%d naive=%d\n",
-			runs, ch, vi, er, nds, di, ca, inj, failed, na }' /tmp/procs /tmp/map
+		$2 == n { runs++; p = $1; h = $3; ch += c[p]; vi += v[p]; er += e[p]; nds += nd[p]; di += d[p]; ca += k[p]; na += nv[p]; pfs += pf[p] }
+		END { printf "runs=%d checked=%d violations=%d errors=%d needdsync=%d direct=%d caught=%d injected=%d failed=%d naive=%d pfns=%d\n",
+			runs, ch, vi, er, nds, di, ca, inj, failed, na, pfs }' /tmp/procs /tmp/map
 }
 
 if pmem_expect 2 && fs_setup ext4 /dev/pmem0 && fs_setup xfs /dev/pmem1; then
@@ -136,7 +136,8 @@ fi
 
 # ---- clean kernel --------------------------------------------------------------
 # clean_verdict NAME WANT: the scenario's REPS runs all succeeded, WANT or
-# more writable entries were checked, none violated, no checker error.
+# more writable entries were checked, each one's pfn against the iomap's
+# block too, none violated, no checker error.
 clean_verdict() {
 	name=$1 want=$2
 	eval "$(scenario "$name")"
@@ -146,8 +147,10 @@ clean_verdict() {
 		ktap_fail "$name" "$violations violations, $errors checker errors: $(so_diag)"
 	elif [ "$checked" -lt "$want" ]; then
 		ktap_fail "$name" "only $checked writable entries checked in $runs runs, want >= $want"
+	elif [ "$pfns" != "$checked" ]; then
+		ktap_fail "$name" "$pfns of $checked entries had their pfn checked against the iomap"
 	else
-		ktap_diag "$name: $runs runs, $checked entries checked ($needdsync NEEDDSYNC, $direct direct), 0 violations; a per-inode check would have flagged $naive"
+		ktap_diag "$name: $runs runs, $checked entries checked ($needdsync NEEDDSYNC, $direct direct, $pfns pfns), 0 violations; a per-inode check would have flagged $naive"
 		ktap_pass "$name"
 	fi
 }

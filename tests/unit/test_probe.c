@@ -91,7 +91,7 @@ static const char *const btf_6_1[] = {
 	"vmlinux:dax_iomap_fault", "vmlinux:dax_fault_iter", "vmlinux:dax_finish_sync_fault",
 	"vmlinux:vfs_fsync_range", "vmlinux:ext4_iomap_begin", "vmlinux:ext4_dax_huge_fault",
 	"vmlinux:vmf_insert_mixed_mkwrite", "vmlinux:vmf_insert_pfn_pmd_prot", "vmlinux:vmf_insert_mixed",
-	"vmlinux:jbd2_journal_dirty_metadata", "vmlinux:finish_mkwrite_fault",
+	"vmlinux:jbd2_journal_dirty_metadata", "vmlinux:finish_mkwrite_fault", "vmlinux:dax_direct_access",
 	"vmlinux:dax_pte_fault_done", "vmlinux:dax_pmd_fault_done", "vmlinux:dax_insert_pfn_mkwrite",
 	"vmlinux:dax_insert_pfn_mkwrite_no_entry", "vmlinux:jbd2_start_commit",
 	"vmlinux:jbd2_end_commit",
@@ -106,6 +106,7 @@ static const char *const btf_6_18[] = {
 	"vmlinux:vfs_fsync_range", "vmlinux:ext4_iomap_begin", "vmlinux:ext4_dax_huge_fault",
 	"vmlinux:vmf_insert_page_mkwrite", "vmlinux:vmf_insert_folio_pmd", "vmlinux:vmf_insert_pfn_pmd",
 	"vmlinux:vmf_insert_mixed", "vmlinux:jbd2_journal_dirty_metadata", "vmlinux:finish_mkwrite_fault",
+	"vmlinux:dax_direct_access",
 	"vmlinux:dax_insert_pfn_mkwrite", "vmlinux:jbd2_end_commit",
 	"xfs:xfs_direct_write_iomap_begin", "xfs:xfs_filemap_fault", "xfs:xfs_filemap_huge_fault",
 	"xfs:xfs_filemap_page_mkwrite", "xfs:xfs_filemap_pfn_mkwrite", "xfs:xlog_cil_committed",
@@ -300,7 +301,7 @@ static void test_ok_if_present(struct ktap_case_ctx *t)
 	static const char *const no_ext4[] = {
 		"vmlinux:dax_iomap_fault", "vmlinux:dax_finish_sync_fault", "vmlinux:vfs_fsync_range",
 		"vmlinux:vmf_insert_mixed_mkwrite", "vmlinux:dax_insert_pfn_mkwrite",
-		"vmlinux:finish_mkwrite_fault", NULL,
+		"vmlinux:finish_mkwrite_fault", "vmlinux:dax_direct_access", NULL,
 	};
 	struct fake_kernel k = { .btf = no_ext4 };
 	char why[512];

@@ -15,6 +15,10 @@
 #define DEV_XFS		((259u << 20) | 1)
 #define INO		12
 #define NONE		(~0ULL)
+/* The iomaps of iter() put file page p at device page BLOCK0 + p; the
+ * device's pages start at pfn PFN0. */
+#define BLOCK0		1000ULL
+#define PFN0		0x140000ULL
 
 /* ---- event builders ---------------------------------------------------------- */
 
@@ -99,6 +103,36 @@ static void iter(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __u16 fl
 	e.iter.iter_flags = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
 	e.iter.iomap_flags = flags;
 	e.iter.iomap_type = 2;
+	e.iter.offset = pgoff * 4096;
+	e.iter.length = 4096;
+	e.iter.addr = (BLOCK0 + pgoff) * 4096;
+	feed(c, e);
+}
+
+/* dax_direct_access of the fault: device page @dev_page is @pfn. */
+static void dax_access(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __u64 dev_page,
+		       __u64 pfn, __s64 nr)
+{
+	struct so_event e = ev(SO_EV_DAX_ACCESS, tid, fs, pgoff);
+
+	e.dax.dev_pgoff = dev_page;
+	e.dax.pfn = pfn;
+	e.dax.nr = nr;
+	feed(c, e);
+}
+
+static void insert_ext4_pfn(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 commit,
+			    __u64 datasync_tid, __u64 pfn)
+{
+	struct so_event e = ev(SO_EV_INSERT, tid, FS_EXT4, pgoff);
+
+	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
+	e.insert.how = SO_INS_PTE;
+	e.insert.write = 1;
+	e.insert.commit = commit;
+	e.insert.running = commit + 1;
+	e.insert.seq = datasync_tid;
+	e.insert.pfn = pfn;
 	feed(c, e);
 }
 
@@ -1194,6 +1228,101 @@ static void writable_prot_read_insert(struct ktap_case_ctx *t)
 	sc_free(c);
 }
 
+
+/* A correct ext4 sync fault on @pgoff whose driver translation says device
+ * page BLOCK0 + pgoff is @access_pfn, and whose entry maps @insert_pfn. */
+static void ext4_sync_fault_pfn(struct sc_checker *c, __u64 pgoff, __u32 t, __u64 access_pfn,
+				__u64 insert_pfn)
+{
+	fault_enter(c, 1, FS_EXT4, pgoff, FAULT_SZ_PTE, 0);
+	ext4_iomap(c, 1, pgoff, NEW_DIRTY, t - 1, t, t, t - 1);
+	iter(c, 1, FS_EXT4, pgoff, NEW_DIRTY);
+	dax_access(c, 1, FS_EXT4, pgoff, BLOCK0 + pgoff, access_pfn, 1);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_EXT4, pgoff, NEEDDSYNC);
+	ret_event(c, SO_EV_SYNC_ENTER, 1, FS_EXT4, pgoff, 0);
+	global(c, SO_EV_JBD2_COMMIT, FS_EXT4, t);
+	fsync(c, 1, FS_EXT4, pgoff, 0, t);
+	insert_ext4_pfn(c, 1, pgoff, t, t, insert_pfn);
+	mkwrite(c, 1, FS_EXT4, pgoff, false);
+	ret_event(c, SO_EV_SYNC_EXIT, 1, FS_EXT4, pgoff, NOPAGE);
+	ret_event(c, SO_EV_HANDLER_EXIT, 1, FS_EXT4, pgoff, NOPAGE);
+}
+
+/* Pages 0..3 map their own blocks; page 4's entry maps page 3's block
+ * (what mutant d does): its pfn is not the iomap's block. */
+static void wrong_pfn_is_violation(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	for (__u32 p = 0; p < 4; p++)
+		ext4_sync_fault_pfn(c, p, 10 + p, PFN0 + BLOCK0 + p, PFN0 + BLOCK0 + p);
+	KTAP_EXPECT(t, c->n_violations == 0 && c->st.pfn_checked == 4,
+		    "%llu violations, %llu pfns checked, want 0 and 4", c->n_violations,
+		    c->st.pfn_checked);
+	ext4_sync_fault_pfn(c, 4, 14, PFN0 + BLOCK0 + 4, PFN0 + BLOCK0 + 3);
+	done(c);
+	expect_only(t, c, SC_V_WRONG_PFN, 1,
+		    "maps pfn 0x1403eb, but the iomap puts offset 16384 at device page 1004, which is pfn 0x1403ec");
+	sc_free(c);
+}
+
+/* A PMD fault at pgoff 515 over an iomap that starts at file page 256 on
+ * device page 4096: the entry maps device page 4352, pfn base + 4352, not
+ * the page of 515 nor the iomap's first. */
+static void pmd_pfn_is_the_extent(struct ktap_case_ctx *t)
+{
+	__u64 want = PFN0 + 4096 + 256;
+
+	for (int wrong = 0; wrong < 2; wrong++) {
+		struct sc_checker *c = sc_new();
+		struct so_event e;
+
+		fault_enter(c, 1, FS_XFS, 515, FAULT_SZ_PMD, 0);
+		xfs_iomap(c, 1, 515, 0, 5, 0, 0, 5, 0);
+		e = ev(SO_EV_FAULT_ITER, 1, FS_XFS, 515);
+		e.iter.iter_flags = SO_IOMAP_WRITE | SO_IOMAP_FAULT;
+		e.iter.iomap_type = 2;
+		e.iter.offset = 256 * 4096ULL;
+		e.iter.length = 1024 * 4096ULL;
+		e.iter.addr = 4096 * 4096ULL;
+		feed(c, e);
+		dax_access(c, 1, FS_XFS, 515, 4096 + 256, want, 512);
+		e = ev(SO_EV_INSERT, 1, FS_XFS, 515);
+		e.insert.address = 0x7f0000200000ULL;
+		e.insert.how = SO_INS_PMD;
+		e.insert.write = 1;
+		e.insert.commit = 5;
+		e.insert.pfn = want + (wrong ? 3 : 0);
+		feed(c, e);
+		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 515, NOPAGE);
+		done(c);
+		if (wrong)
+			expect_only(t, c, SC_V_WRONG_PFN, 1, "at device page 4352, which is pfn 0x141100");
+		else
+			KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.pfn_checked == 1,
+				    "result %d, %llu pfns checked: %s", sc_result(c), c->st.pfn_checked,
+				    c->nreports ? c->reports[0].text : "");
+		sc_free(c);
+	}
+}
+
+/* A device whose translations disagree on the base (not one linear
+ * range): its pfns are not judged, and say so. */
+static void nonlinear_device_not_judged(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	ext4_sync_fault_pfn(c, 0, 10, PFN0 + BLOCK0, PFN0 + BLOCK0);
+	ext4_sync_fault_pfn(c, 1, 11, 0x900000 + BLOCK0 + 1, 0x900000 + BLOCK0 + 1);
+	done(c);
+	KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED && c->st.dax_nonlinear == 1 &&
+		    c->st.pfn_checked == 1 && c->st.pfn_unchecked == 1,
+		    "result %d, nonlinear %llu, pfns checked %llu unchecked %llu: %s", sc_result(c),
+		    c->st.dax_nonlinear, c->st.pfn_checked, c->st.pfn_unchecked,
+		    c->nreports ? c->reports[0].text : "");
+	sc_free(c);
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(clean_sync_fault_ext4),
 	KTAP_CASE(clean_direct_fault_ext4),
@@ -1242,6 +1371,9 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(insert_before_sync),
 	KTAP_CASE(pmd_sync_fault_clean),
 	KTAP_CASE(ext4_commit_not_on_media),
+	KTAP_CASE(wrong_pfn_is_violation),
+	KTAP_CASE(pmd_pfn_is_the_extent),
+	KTAP_CASE(nonlinear_device_not_judged),
 };
 
 int main(void)

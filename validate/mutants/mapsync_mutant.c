@@ -10,6 +10,7 @@
  *   insmod mapsync_mutant.ko mode=no_flush    [fs=ext4]
  *   insmod mapsync_mutant.ko mode=hide_alloc  [fs=ext4|xfs|all]
  *   insmod mapsync_mutant.ko mode=wp_reuse    [fs=ext4|xfs|all]
+ *   insmod mapsync_mutant.ko mode=wrong_pfn   [fs=ext4|xfs|all]
  *   cat /sys/module/mapsync_mutant/parameters/hits   # bugs injected so far
  *   cat /sys/module/mapsync_mutant/parameters/armed  # functions hooked
  *
@@ -52,6 +53,12 @@
  *   returns 0 for VM_SYNC write-protect faults without running: the generic
  *   finish_mkwrite_fault makes the read-only PTE writable in place.
  *
+ * wrong_pfn (bug d): the writable entry maps another block. A kprobe on
+ *   dax_finish_sync_fault (fs/dax.c, any filesystem) hands it the pfn of
+ *   the page mapped just before the faulting one in the same mapping,
+ *   instead of the pfn the fault looked up: the PTE/PMD goes to a block of
+ *   the same file, not the one of its offset.
+ *
  * A new mutant is its probes and one row of modes[] below.
  *
  * x86-64 only (argument registers, the return stub).
@@ -61,6 +68,8 @@
 #include <linux/jbd2.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/fs.h>
+#include <linux/pgtable.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -75,7 +84,8 @@
 
 static char *mode = "";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "clear_dirty (a), skip_fsync (b), skip_commit (c), no_flush (e), hide_alloc (f) or wp_reuse (g)");
+MODULE_PARM_DESC(mode, "clear_dirty (a), skip_fsync (b), skip_commit (c), wrong_pfn (d), "
+		 "no_flush (e), hide_alloc (f) or wp_reuse (g)");
 
 static char *fs = "all";
 module_param(fs, charp, 0444);
@@ -377,6 +387,75 @@ static struct kprobe xfs_pfn_mkwrite_kp = {
 	.post_handler = ipmodify_post,
 };
 
+/* ---- bug d: the entry maps the neighbour's block ---------------------------- */
+
+/*
+ * The pfn of the entry mapped at @addr in @vmf's vma, read from the page
+ * table the fault walked (vmf->pmd), or 0. Only the neighbour inside the
+ * same page table (PTE) or PMD page is looked at: a page mapped there now
+ * belongs to this mapping, so pointing at it scribbles on the file under
+ * test and nothing else. No lock: a torn read only skips an injection.
+ */
+static unsigned long mapped_pfn(struct vm_fault *vmf, unsigned long addr, bool pmd)
+{
+	pmd_t pmdval;
+
+	if (pmd) {
+		if (!(addr & ~PUD_MASK))
+			return 0;
+		pmdval = READ_ONCE(*(vmf->pmd - 1));
+		return pmd_present(pmdval) && pmd_leaf(pmdval) ? pmd_pfn(pmdval) : 0;
+	}
+	if (!(addr & ~PMD_MASK))
+		return 0;
+	pmdval = READ_ONCE(*vmf->pmd);
+	if (!pmd_present(pmdval) || pmd_leaf(pmdval))
+		return 0;
+	{
+		pte_t pte = READ_ONCE(*pte_offset_kernel(&pmdval, addr - PAGE_SIZE));
+
+		return pte_present(pte) ? pte_pfn(pte) : 0;
+	}
+}
+
+static bool fs_wanted(struct vm_area_struct *vma)
+{
+	return !strcmp(fs, "all") ||
+	       (vma->vm_file && !strcmp(file_inode(vma->vm_file)->i_sb->s_type->name, fs));
+}
+
+/*
+ * dax_finish_sync_fault(vmf, pe_size | order, pfn): the pfn is a pfn_t (its
+ * flags in the top 12 bits) up to 6.12, a plain pfn after; the second
+ * argument is 0 for a PTE in both encodings. The replacement keeps the
+ * flags and takes the neighbour's pfn.
+ */
+static int wrong_pfn_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	const u64 pfn_mask = (1ULL << 52) - 1;
+	struct vm_fault *vmf = (struct vm_fault *)regs->di;
+	bool pmd = regs->si != 0;
+	unsigned long size = pmd ? PMD_SIZE : PAGE_SIZE;
+	unsigned long addr = vmf->address & ~(size - 1);
+	unsigned long prev;
+
+	if (!(vmf->vma->vm_flags & VM_SYNC) || !fs_wanted(vmf->vma) ||
+	    addr - size < vmf->vma->vm_start)
+		return 0;
+	prev = mapped_pfn(vmf, addr, pmd);
+	if (!prev || prev == (regs->dx & pfn_mask))
+		return 0;
+	regs->dx = (regs->dx & ~pfn_mask) | prev;
+	atomic_long_inc(&hits);
+	return 0;
+}
+
+static struct kprobe wrong_pfn_kp = {
+	.symbol_name = "dax_finish_sync_fault",
+	.pre_handler = wrong_pfn_pre,
+	.post_handler = ipmodify_post,
+};
+
 /* ---- the modes ------------------------------------------------------------- */
 
 enum { MUT_EXT4, MUT_XFS, MUT_NFS };
@@ -390,16 +469,18 @@ struct fs_hook {
 struct mutant_mode {
 	const char *name, *alias;
 	struct kretprobe *marker;	/* armed first whatever fs= says, required */
+	struct kprobe *common;		/* a bug outside the filesystems: fs= filters inside */
 	struct fs_hook fs[MUT_NFS];
 };
 
 static const struct mutant_mode modes[] = {
-	{ "clear_dirty", "a", NULL, { { .krp = &ext4_iomap_krp }, { .krp = &xfs_iomap_krp } } },
-	{ "skip_fsync", "b", &sync_krp, { { .kp = &ext4_fsync_kp }, { .kp = &xfs_fsync_kp } } },
-	{ "skip_commit", "c", &sync_krp, { { .kp = &ext4_commit_kp }, { .kp = &xfs_commit_kp } } },
-	{ "no_flush", "e", &sync_krp, { { .kp = &ext4_no_flush_kp } } },
-	{ "hide_alloc", "f", NULL, { { .krp = &ext4_hide_krp }, { .krp = &xfs_hide_krp } } },
-	{ "wp_reuse", "g", NULL, { { .kp = &ext4_pfn_mkwrite_kp }, { .kp = &xfs_pfn_mkwrite_kp } } },
+	{ "clear_dirty", "a", NULL, NULL, { { .krp = &ext4_iomap_krp }, { .krp = &xfs_iomap_krp } } },
+	{ "skip_fsync", "b", &sync_krp, NULL, { { .kp = &ext4_fsync_kp }, { .kp = &xfs_fsync_kp } } },
+	{ "skip_commit", "c", &sync_krp, NULL, { { .kp = &ext4_commit_kp }, { .kp = &xfs_commit_kp } } },
+	{ "wrong_pfn", "d", NULL, &wrong_pfn_kp },
+	{ "no_flush", "e", &sync_krp, NULL, { { .kp = &ext4_no_flush_kp } } },
+	{ "hide_alloc", "f", NULL, NULL, { { .krp = &ext4_hide_krp }, { .krp = &xfs_hide_krp } } },
+	{ "wp_reuse", "g", NULL, NULL, { { .kp = &ext4_pfn_mkwrite_kp }, { .kp = &xfs_pfn_mkwrite_kp } } },
 };
 
 /* ---- registration ---------------------------------------------------------- */
@@ -497,7 +578,9 @@ static int __init mutant_init(void)
 	}
 	if (m->marker)
 		err = add_krp(m->marker, true);
-	for (int i = 0; i < MUT_NFS && !err; i++)
+	if (m->common && !err)
+		err = add_kp(m->common, true);
+	for (int i = 0; i < MUT_NFS && !err && !m->common; i++)
 		if (all || !strcmp(fs, fs_names[i]))
 			err = add_fs_hook(m, fs_names[i], &m->fs[i], !all);
 	/* At least one filesystem function, besides the marker. */
