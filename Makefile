@@ -158,7 +158,7 @@ $(O)/kernels/%/.complete: kernel-config/kernels.txt vm/fetch-kernel.sh vm/privat
 
 initramfs: $(INITRD)
 $(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt \
-	validate/mutants/mutants.txt validate/workloads.txt vm/guest/filesystems.txt lib/filesystems.sh
+	validate/mutants/mutants.txt validate/workloads.txt validate/known-bugs.txt vm/guest/filesystems.txt lib/filesystems.sh
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 

@@ -5,7 +5,8 @@
 # crashed half-way) counts as one failure. A SKIP fails the run: nothing in
 # this suite may skip silently (README, "Tests").
 # A FILE that does not exist (a part that produced no KTAP) counts as one
-# failure too.
+# failure too. An XFAIL (a known kernel bug, validate/known-bugs.txt) and an
+# XPASS (one that did not show) count as passed, each listed by name.
 # Usage: summary.sh FILE.tap...
 set -u
 missing=
@@ -21,6 +22,8 @@ awk -v missing="$missing" '
 	/^(not )?ok [0-9]+/ {
 		seen[FILENAME]++
 		if ($0 ~ /^ok / && $0 ~ /# *SKIP/) { skip++; skipped = skipped "\n  " FILENAME ": " $0 }
+		else if ($0 ~ /^ok / && $0 ~ /# *XFAIL/) { pass++; xfailed = xfailed "\n  " FILENAME ": " $0 }
+		else if ($0 ~ /^ok / && $0 ~ /# *XPASS/) { pass++; xpassed = xpassed "\n  " FILENAME ": " $0 }
 		else if ($0 ~ /^ok /) pass++
 		else { fail++; failed = failed "\n  " FILENAME ": " $0 }
 	}
@@ -34,6 +37,8 @@ awk -v missing="$missing" '
 				failed = failed "\n  " f ": plan " (f in plan ? "1.." plan[f] : "missing") ", " seen[f] + 0 " results"
 			}
 		}
+		if (xfailed != "") print "known kernel bugs, as expected (XFAIL, counted as passed):" xfailed
+		if (xpassed != "") print "XPASS: a known kernel bug did not show; update validate/known-bugs.txt:" xpassed
 		if (failed != "") print "failed:" failed
 		if (skipped != "") print "skipped (unexpected):" skipped
 		printf "%d passed, %d failed, %d skipped\n", pass, fail, skip

@@ -304,6 +304,7 @@ static __always_inline struct task_state *task_start(struct vm_fault *vmf,
 	st->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	st->ino = BPF_CORE_READ(inode, i_ino);
 	st->pgoff = BPF_CORE_READ(vmf, pgoff);
+	st->iomap_inode = NULL;		/* set by this fault's iomap_begin */
 	return st;
 }
 
@@ -368,21 +369,43 @@ static __always_inline __u64 jbd2_running_tid(journal_t *j)
  * conversion: ext4_iomap_alloc's handle nests in ext4_dax_huge_fault's),
  * whatever iomap flags ext4 then reports: the fault's own transaction.
  */
+/*
+ * The fault's task changed its inode's metadata in transaction / CIL
+ * sequence @seq: inside iomap_begin that is the fault's own change (the
+ * iomap record carries it); after iomap_begin returned, still inside the
+ * fault (xfs's iomap_end remaps a CoW block into the file), a record of its
+ * own, which the checker holds against entries already in place.
+ */
+static __always_inline int own_change(struct task_state *st, __u64 seq)
+{
+	struct so_event *e;
+
+	if (st->in[IN_IOMAP]) {
+		st->own_seq = seq;
+		st->has_own_seq = 1;
+		return 0;
+	}
+	e = ev_task(SO_EV_LATE_CHANGE, st);
+	if (e) {
+		e->log.seq = seq;
+		ev_submit(e);
+	}
+	return 0;
+}
+
 static __always_inline int jbd2_dirty_entry(handle_t *h)
 {
 	struct task_state *st = task_get();
 	transaction_t *t;
 
-	if (!st || !st->in[IN_IOMAP] || st->fs != FS_EXT4 || !h)
+	if (!st || !st->in[IN_FAULT] || st->fs != FS_EXT4 || !st->iomap_inode || !h)
 		return 0;
 	t = BPF_CORE_READ(h, h_transaction);
 	if (!t || BPF_CORE_READ(t, t_journal) != ext4_journal(st->iomap_inode)) {
 		count(SO_C_JOURNAL_HANDLE_MISMATCH);
 		return 0;
 	}
-	st->own_seq = BPF_CORE_READ(t, t_tid);
-	st->has_own_seq = 1;
-	return 0;
+	return own_change(st, BPF_CORE_READ(t, t_tid));
 }
 
 HOOK_ENTRY(jbd2_dirty, jbd2_dirty_entry(h), handle_t *h)
@@ -704,7 +727,7 @@ static __always_inline int committing_entry(void *lip, __u64 seq)
 	struct xfs_inode_log_item___so *iip;
 	struct xfs_inode___so *ip;
 
-	if (!have_xfs || !st || !st->in[IN_IOMAP] || st->fs != FS_XFS)
+	if (!have_xfs || !st || !st->in[IN_FAULT] || st->fs != FS_XFS || !st->iomap_inode)
 		return 0;
 	/* INODE_ITEM(lip) */
 	iip = lip - bpf_core_field_offset(struct xfs_inode_log_item___so, ili_item);
@@ -712,9 +735,7 @@ static __always_inline int committing_entry(void *lip, __u64 seq)
 	if ((void *)ip + bpf_core_field_offset(struct xfs_inode___so, i_vnode) !=
 	    (void *)st->iomap_inode)
 		return 0;
-	st->own_seq = seq;
-	st->has_own_seq = 1;
-	return 0;
+	return own_change(st, seq);
 }
 
 HOOK_ENTRY(xfs_committing, committing_entry(lip, seq), void *lip, __u64 seq)

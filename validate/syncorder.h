@@ -29,6 +29,7 @@
 #define SO_IOMAP_FAULT		0x0008
 #define SO_IOMAP_F_NEW		0x0001		/* iomap->flags, 5.10+ */
 #define SO_IOMAP_F_DIRTY	0x0002
+#define SO_IOMAP_F_SHARED	0x0004	/* a copy-on-write (reflinked) extent */
 #define SO_XFS_ILOG_TIMESTAMP	0x4000
 #define SO_XFS_LOG_SYNC		0x1
 
@@ -49,6 +50,8 @@ enum so_ev_type {
 	SO_EV_XFS_CKPT,		/* xlog_cil_committed: a CIL checkpoint is on the log */
 	SO_EV_XFS_FORCE,	/* xfs_log_force_seq return inside a sync fault */
 	SO_EV_DAX_ACCESS,	/* dax_direct_access returned a pfn inside a fault */
+	SO_EV_LATE_CHANGE,	/* the fault changed the inode's metadata after its
+				 * iomap_begin returned (xfs: iomap_end's CoW remap) */
 	SO_EV_NR
 };
 
@@ -162,7 +165,8 @@ struct so_fsync_rec {
 };
 
 /* jbd2 commit: seq = tid; xfs checkpoint: seq = CIL sequence, aux = aborted;
- * xfs force: seq, aux = flags, ret. */
+ * xfs force: seq, aux = flags, ret; late change: seq = the tid / CIL
+ * sequence the change went into. */
 struct so_log_rec {
 	__u64 seq;
 	__u32 aux;

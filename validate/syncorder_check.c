@@ -64,6 +64,8 @@ enum sc_rule {
 	SC_R_WP_REUSE,
 	SC_R_PFN_BLOCK,			/* the pfn is the iomap's block for the offset */
 	SC_R_PFN_LINEAR,		/* ... judged only where the driver's map is one base */
+	SC_R_CHANGE_AFTER_INSERT,	/* no metadata change of the fault after its entry */
+	SC_R_LATE_CHANGE_REQ,		/* a change after iomap_begin is required too */
 };
 
 #ifndef SC_RULE_OFF
@@ -81,6 +83,8 @@ struct sc_fault {
 	__u32 ret;
 	unsigned int n_direct, n_sync;
 	bool fsync_entered, fsync_done, mkwrite_seen;
+	bool has_late;
+	__u64 late;		/* the fault's last change after iomap_begin */
 	__s32 fsync_ret;
 	__u64 fsync_start, fsync_end;
 	bool last_was_insert;
@@ -126,6 +130,7 @@ static const char *const kind_names[SC_KIND_NR] = {
 	[SC_V_INSERT_OUTSIDE] = "insert_outside_fault",
 	[SC_V_WP_REUSE] = "wp_reuse",
 	[SC_V_WRONG_PFN] = "wrong_pfn",
+	[SC_V_CHANGE_AFTER_INSERT] = "change_after_insert",
 	[SC_E_NO_IOMAP] = "error_no_iomap_record",
 	[SC_E_UNSUPPORTED] = "error_unsupported",
 	[SC_E_SEQUENCE] = "error_sequence",
@@ -288,6 +293,11 @@ void sc_format_event(const struct so_event *e, char *buf, size_t len)
 		snprintf(buf, len, "dax_direct_access(device page %llu) = %lld: pfn 0x%llx",
 			 (unsigned long long)e->dax.dev_pgoff, (long long)e->dax.nr,
 			 (unsigned long long)e->dax.pfn);
+		break;
+	case SO_EV_LATE_CHANGE:
+		snprintf(buf, len, "the fault changed the inode's metadata after iomap_begin: %s %llu",
+			 e->fs == FS_EXT4 ? "transaction" : "CIL sequence",
+			 (unsigned long long)e->log.seq);
 		break;
 	case SO_EV_SYNC_ENTER:
 		snprintf(buf, len, "dax_finish_sync_fault(pgoff %llu, %s)",
@@ -551,7 +561,7 @@ enum req { REQ_ERROR, REQ_UNSUPPORTED, REQ_NONE, REQ_SOME };
  *   ili_commit_seq if the inode was pinned with non-timestamp fsync fields
  *   (<= 6.12), or ili_datasync_seq (6.18); else nothing.
  */
-static enum req required(const struct sc_fault *f, __u64 *req)
+static enum req required_by_iomap(const struct sc_fault *f, __u64 *req)
 {
 	const struct so_iomap_rec *m = &f->iomap.iomap;
 	bool isnew;
@@ -588,6 +598,20 @@ static enum req required(const struct sc_fault *f, __u64 *req)
 		return REQ_SOME;
 	}
 	return REQ_NONE;
+}
+
+/* A change the fault made after iomap_begin (xfs: iomap_end's CoW remap)
+ * must be durable too: the later of the two. */
+static enum req required(const struct sc_fault *f, __u64 *req)
+{
+	enum req r = required_by_iomap(f, req);
+
+	if ((r != REQ_SOME && r != REQ_NONE) || !f->has_late || !RULE(LATE_CHANGE_REQ))
+		return r;
+	if (r == REQ_NONE || (f->enter.fs == FS_EXT4 ? !sc_tid_geq((__u32)*req, (__u32)f->late) :
+			      *req < f->late))
+		*req = f->late;
+	return REQ_SOME;
 }
 
 /*
@@ -971,6 +995,29 @@ static void on_iomap_record(struct sc_checker *c, struct sc_task *t, const struc
 	}
 }
 
+/*
+ * The fault changed its inode's metadata after iomap_begin returned (xfs:
+ * iomap_end remaps the CoW block into the file). An entry already in place
+ * maps a block the file does not map yet: no commit state can make that
+ * right. Later entries (the sync path) require the change durable.
+ */
+static void on_late_change(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
+{
+	struct sc_fault *f = &t->f;
+
+	if (!expect_state(c, f, e, F_IN_FAULT, "metadata change of a fault outside dax_iomap_fault"))
+		return;
+	f->has_late = true;
+	f->late = e->log.seq;
+	if (f->n_direct && RULE(CHANGE_AFTER_INSERT))
+		report(c, f, e, SC_V_CHANGE_AFTER_INSERT,
+		       "the fault changed the file's block mapping (%s %llu) after its writable entry "
+		       "went in (iomap flags %s): the entry maps a block the file does not map yet",
+		       what(f->enter.fs), (unsigned long long)e->log.seq,
+		       f->have_iter && (f->iter.iter.iomap_flags & SO_IOMAP_F_SHARED) ?
+		       "SHARED: copy-on-write" : "not shared");
+}
+
 /* The driver's translation the fault asked for: the device's base. */
 static void on_dax_access(struct sc_checker *c, struct sc_task *t, const struct so_event *e)
 {
@@ -1126,6 +1173,7 @@ static void (*const on_event[SO_EV_NR])(struct sc_checker *, struct sc_task *,
 	[SO_EV_IOMAP] = on_iomap_record,
 	[SO_EV_FAULT_ITER] = on_iomap_record,
 	[SO_EV_DAX_ACCESS] = on_dax_access,
+	[SO_EV_LATE_CHANGE] = on_late_change,
 	[SO_EV_INSERT] = on_insert,
 	[SO_EV_FAULT_EXIT] = on_fault_exit,
 	[SO_EV_SYNC_ENTER] = on_sync_enter,

@@ -39,6 +39,7 @@ enum sc_kind {
 	SC_V_INSERT_OUTSIDE,		/* writable VM_SYNC entry outside any traced fault */
 	SC_V_WP_REUSE,			/* made writable by do_wp_page's reuse, no DAX fault */
 	SC_V_WRONG_PFN,			/* the entry maps another block than the iomap's */
+	SC_V_CHANGE_AFTER_INSERT,	/* the fault changed the mapping after its entry went in */
 	SC_V_NR,
 	/* checker errors */
 	SC_E_NO_IOMAP = SC_V_NR,	/* insertion with no filesystem record: cannot decide */

@@ -7,7 +7,7 @@
  * other tasks move the inode's datasync tid (ext4) or pin it again (xfs).
  *
  *   syncstress -f /mnt/ext4/s [-t THREADS] [-n PAGES] [--no-writer]
- *              [--state empty|written] [--read-first] [--fdatasync]
+ *              [--state empty|written|reflinked] [--read-first] [--fdatasync]
  *
  * Thread i stores to pages i, i+T, i+2T, ... of a MAP_SHARED_VALIDATE|
  * MAP_SYNC mapping of the first PAGES pages (MADV_NOHUGEPAGE: PTE faults);
@@ -18,12 +18,16 @@
  *   --state written  the mapped pages are allocated by pwrite() first, not
  *                    synced: the fault finds mapped blocks whose metadata
  *                    is not yet committed (default empty: holes)
+ *   --state reflinked  the mapped pages are a FICLONE of FILE.src, written
+ *                    and both files fsync()ed first: every store is a
+ *                    copy-on-write fault on a shared extent (xfs reflink)
  *   --read-first     each page is read before its store: a read-only entry
  *                    first, then a write-protect fault on it
  *   --fdatasync      after each store, fdatasync() (which write-protects
  *                    the page again) and a second store to the same page
  * Exit status (lib/exitcodes.h): 0 ok, 1 runtime error, 2 usage,
- * 4 no MAP_SYNC in this kernel, 5 MAP_SYNC refused for this file.
+ * 4 no MAP_SYNC in this kernel, 5 MAP_SYNC refused for this file (or no
+ * reflink on this filesystem).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +39,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <linux/fs.h>
 
 #include "exitcodes.h"
 #include "mapsync.h"	/* its defines only: syncstress links no lib objects */
@@ -45,11 +51,12 @@
 static struct {
 	const char *path;
 	unsigned long threads, pages;
-	bool writer, written, read_first, datasync;
+	bool writer, written, reflinked, read_first, datasync;
 } env = { .threads = 4, .pages = 256, .writer = true };
 
 static char *map;
-static int fd = -1;
+static int fd = -1, src_fd = -1;
+static char src_path[4096];
 static atomic_bool faulters_done;
 static unsigned long writes;
 
@@ -77,16 +84,41 @@ static void *fault_pages(void *arg)
 	return NULL;
 }
 
-/* --state written: allocate the mapped pages through write(), unsynced. */
-static int write_pages(void)
+/* --state written: allocate the mapped pages of @to through write(), unsynced. */
+static int write_pages(int to)
 {
 	char buf[PAGE];
 
 	memset(buf, 0x3c, sizeof(buf));
 	for (unsigned long p = 0; p < env.pages; p++)
-		if (pwrite(fd, buf, sizeof(buf), (off_t)(p * PAGE)) != (ssize_t)sizeof(buf))
+		if (pwrite(to, buf, sizeof(buf), (off_t)(p * PAGE)) != (ssize_t)sizeof(buf))
 			return -1;
 	return 0;
+}
+
+/* --state reflinked: FILE shares every block of FILE.src, both durable,
+ * so the faults find shared extents and an inode with nothing to sync.
+ * The source stays until the end: its blocks stay shared. Returns an exit
+ * status. */
+static int reflink_pages(void)
+{
+	snprintf(src_path, sizeof(src_path), "%s.src", env.path);
+	src_fd = open(src_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (src_fd < 0 || ftruncate(src_fd, (off_t)(2 * env.pages * PAGE)) || write_pages(src_fd) ||
+	    fsync(src_fd)) {
+		fprintf(stderr, "syncstress: %s: %s\n", src_path, strerror(errno));
+		return errno == ENOSPC ? EXIT_NO_SPACE : EXIT_RUNTIME;
+	}
+	if (ioctl(fd, FICLONE, src_fd)) {
+		fprintf(stderr, "syncstress: FICLONE %s: %s\n", src_path, strerror(errno));
+		return errno == EOPNOTSUPP || errno == EINVAL || errno == EXDEV ?
+		       EXIT_SYNC_REFUSED : EXIT_RUNTIME;
+	}
+	if (fsync(fd)) {
+		fprintf(stderr, "syncstress: fsync: %s\n", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
 }
 
 /* Allocate blocks of the same inode through the write path, in the half of
@@ -114,7 +146,7 @@ static void *allocate_blocks(void *arg)
 }
 
 #define USAGE "usage: syncstress -f FILE [-t THREADS] [-n PAGES] [--no-writer]\n" \
-	      "                  [--state empty|written] [--read-first] [--fdatasync]\n"
+	      "                  [--state empty|written|reflinked] [--read-first] [--fdatasync]\n"
 
 static int usage(const char *msg)
 {
@@ -162,9 +194,11 @@ int main(int argc, char **argv)
 			env.writer = false;
 			break;
 		case 'S':
-			if (strcmp(optarg, "empty") && strcmp(optarg, "written"))
-				return usage("invalid --state (empty or written)");
+			if (strcmp(optarg, "empty") && strcmp(optarg, "written") &&
+			    strcmp(optarg, "reflinked"))
+				return usage("invalid --state (empty, written or reflinked)");
 			env.written = !strcmp(optarg, "written");
+			env.reflinked = !strcmp(optarg, "reflinked");
 			break;
 		case 'R':
 			env.read_first = true;
@@ -192,11 +226,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syncstress: ftruncate: %s\n", strerror(errno));
 		goto out;
 	}
-	if (env.written && write_pages()) {
+	if (env.written && write_pages(fd)) {
 		fprintf(stderr, "syncstress: write: %s\n", strerror(errno));
 		ret = errno == ENOSPC ? EXIT_NO_SPACE : EXIT_RUNTIME;
 		goto out;
 	}
+	if (env.reflinked && (ret = reflink_pages()) != EXIT_OK)
+		goto out;
+	ret = EXIT_RUNTIME;
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0);
 	if (map == MAP_FAILED) {
 		map = NULL;
@@ -243,5 +280,9 @@ out:
 	free(w);
 	close(fd);
 	unlink(env.path);
+	if (src_fd >= 0) {
+		close(src_fd);
+		unlink(src_path);
+	}
 	return ret;
 }

@@ -31,10 +31,33 @@ plan_from_checks() {
 	grep -qx '1\.\.2' "$tmp/out" && grep -q '^not ok 2 two' "$tmp/out" || { cat "$tmp/out"; return 1; }
 }
 
+# A known kernel bug: XFAIL and XPASS are "ok" lines with their directive,
+# the XPASS with a loud line; the summary counts both as passed and lists
+# them by name; the totals count them.
+xfail_xpass() {
+	doc 'ktap_plan a b c; ktap_start; ktap_xfail a "bug x on k"; ktap_xpass b "bug y gone"; ktap_fail c no; ktap_finish'
+	grep -qx 'ok 1 a # XFAIL bug x on k' "$tmp/out" && grep -qx 'ok 2 b # XPASS bug y gone' "$tmp/out" &&
+		grep -q '^# XPASS: b passed: a known kernel bug did not show' "$tmp/out" &&
+		grep -q 'xfail:1 xpass:1' "$tmp/out" || { cat "$tmp/out"; return 1; }
+	sh "$root/tests/summary.sh" "$tmp/out" >"$tmp/sum" 2>&1
+	grep -qx '2 passed, 1 failed, 0 skipped' "$tmp/sum" && grep -q '^known kernel bugs, as expected' "$tmp/sum" &&
+		grep -q '^XPASS: a known kernel bug did not show' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
+}
+known_bug_rows() {
+	# shellcheck disable=SC2034
+	suite_lib=$root/lib
+	known_bugs_file=$root/validate/known-bugs.txt
+	[ "$(known_bug clean_xfs_reflinked evidence)" = change_after_insert ] &&
+		[ "$(known_bug clean_xfs_reflinked rule)" = CHANGE_AFTER_INSERT ] &&
+		! known_bug clean_ext4_written >/dev/null
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check plan_counts_declared_tests counted_plan
 ktap_check declared_never_reported_fails never_reported
 ktap_check undeclared_result_fails not_declared
 ktap_check plan_of_a_check_list plan_from_checks
+ktap_check xfail_and_xpass_are_counted_and_listed xfail_xpass
+ktap_check known_bugs_table_lookup known_bug_rows
 ktap_finish

@@ -1323,6 +1323,61 @@ static void nonlinear_device_not_judged(struct ktap_case_ctx *t)
 	sc_free(c);
 }
 
+static void late_change(struct sc_checker *c, __u8 fs, __u64 pgoff, __u64 seq)
+{
+	struct so_event e = ev(SO_EV_LATE_CHANGE, 1, fs, pgoff);
+
+	e.log.seq = seq;
+	feed(c, e);
+}
+
+/* A write fault on a reflinked xfs page whose inode was clean: no DIRTY,
+ * so the entry goes in at once, and only then does iomap_end remap the CoW
+ * block into the file (sequence 9). */
+static void cow_remap_after_direct_insert(struct ktap_case_ctx *t)
+{
+	struct sc_checker *c = sc_new();
+
+	fault_enter(c, 1, FS_XFS, 2, FAULT_SZ_PTE, 0);
+	xfs_iomap(c, 1, 2, SO_IOMAP_F_SHARED, 8, 0, 0, 8, 0);
+	iter(c, 1, FS_XFS, 2, SO_IOMAP_F_SHARED);
+	insert_xfs_log(c, 1, 2, 0, 8, 8, 0);
+	late_change(c, FS_XFS, 2, 9);
+	ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 2, NOPAGE);
+	done(c);
+	expect_only(t, c, SC_V_CHANGE_AFTER_INSERT, 1,
+		    "changed the file's block mapping (log sequence 9) after its writable entry went in "
+		    "(iomap flags SHARED: copy-on-write)");
+	sc_free(c);
+}
+
+/* The same fault with DIRTY: NEEDDSYNC, the remap (sequence 9) before the
+ * sync; the log is complete through 8 only when the entry goes in. */
+static void cow_sync_requires_remap(struct ktap_case_ctx *t)
+{
+	for (int durable = 0; durable < 2; durable++) {
+		struct sc_checker *c = sc_new();
+
+		fault_enter(c, 1, FS_XFS, 2, FAULT_SZ_PTE, 0);
+		xfs_iomap(c, 1, 2, SO_IOMAP_F_SHARED | SO_IOMAP_F_DIRTY, 8, 1, 1, 8, 1);
+		iter(c, 1, FS_XFS, 2, SO_IOMAP_F_SHARED | SO_IOMAP_F_DIRTY);
+		late_change(c, FS_XFS, 2, 9);
+		ret_event(c, SO_EV_FAULT_EXIT, 1, FS_XFS, 2, NEEDDSYNC);
+		ret_event(c, SO_EV_SYNC_ENTER, 1, FS_XFS, 2, 0);
+		fsync(c, 1, FS_XFS, 2, 0, 0);
+		insert_xfs_log(c, 1, 2, 0, 9, durable ? 9 : 8, 0);
+		mkwrite(c, 1, FS_XFS, 2, false);
+		ret_event(c, SO_EV_SYNC_EXIT, 1, FS_XFS, 2, NOPAGE);
+		done(c);
+		if (durable)
+			KTAP_EXPECT(t, sc_result(c) == KTAP_PASSED, "result %d: %s", sc_result(c),
+				    c->nreports ? c->reports[0].text : "");
+		else
+			expect_only(t, c, SC_V_SYNC_UNCOMMITTED, 1, "log sequence 9 is not committed");
+		sc_free(c);
+	}
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(clean_sync_fault_ext4),
 	KTAP_CASE(clean_direct_fault_ext4),
@@ -1374,6 +1429,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(wrong_pfn_is_violation),
 	KTAP_CASE(pmd_pfn_is_the_extent),
 	KTAP_CASE(nonlinear_device_not_judged),
+	KTAP_CASE(cow_remap_after_direct_insert),
+	KTAP_CASE(cow_sync_requires_remap),
 };
 
 int main(void)

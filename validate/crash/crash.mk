@@ -6,9 +6,9 @@
 #                      1.5 min), KTAP in $(CHECK)/crash.tap for make check
 #   make crash-long    long: CRASH_LONG_COUNT crashes (default 24), into
 #                      results/runs/crash-DATE-REV/
-# Every crash hits 12 writers at once ({ext4,xfs} x {MAP_SYNC,MAP_SHARED} x
-# {sparse,fallocated,grow}), so N crashes give N crashes per filesystem, map
-# kind and file kind. Variables: CRASH_SEED (replay a run: the seed is
+# Every crash hits 14 writers at once ({ext4,xfs} x {MAP_SYNC,MAP_SHARED} x
+# {sparse,fallocated,grow}, and xfs x {MAP_SYNC,MAP_SHARED} x reflink), so
+# N crashes give N crashes per filesystem, map kind and file kind. Variables: CRASH_SEED (replay a run: the seed is
 # printed first), CRASH_PAGES (256), CRASH_CHECK_DELAY / CRASH_LONG_DELAY
 # (the longest random crash delay in ms, 2000 / 6000), CRASH_METHODS.
 
@@ -32,7 +32,7 @@ $(CRASH_BINS): $(O)/bin/%: validate/crash/%.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
 # so make check's summary counts this step whatever happens; its own exit
 # status does not stop make -k.
 crash-check: $(CRASH_BINS) $(INITRD) $(GUEST_STAMP) $(QEMU_STAMP) | $(CHECK)
-	@echo '  TEST     crash test: $(CRASH_CHECK_COUNT) crashes x 12 writers x $(CRASH_PAGES) pages (QEMU $(ACCEL))'
+	@echo '  TEST     crash test: $(CRASH_CHECK_COUNT) crashes x 14 writers x $(CRASH_PAGES) pages (QEMU $(ACCEL))'
 	$(Q)$(VM_ENV) sh validate/crash/crash.sh -q $(CRASH_ARGS) -c $(CRASH_CHECK_COUNT) \
 		-d $(CRASH_CHECK_DELAY) -o $(CHECK)/crash-run -t $(CHECK)/crash.tap; \
 	grep -E '^(not ok|# Totals)' $(CHECK)/crash.tap | sed 's/^/  /'; true

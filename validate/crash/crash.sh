@@ -9,8 +9,9 @@
 # Usage: crash.sh [options]
 #   -s SEED     random seed, 1..2147483646 (default: from /dev/urandom;
 #               always printed; the same seed replays the same crash plan)
-#   -c N        crashes (default 4); every crash hits all 12 writers:
-#               {ext4,xfs} x {MAP_SYNC,MAP_SHARED} x {sparse,fallocated,grow}
+#   -c N        crashes (default 4); every crash hits all 14 writers:
+#               {ext4,xfs} x {MAP_SYNC,MAP_SHARED} x {sparse,fallocated,grow},
+#               and xfs x {MAP_SYNC,MAP_SHARED} x reflink
 #   -n PAGES    pages per writer (default 256)
 #   -d MS       longest crash delay for the *-delay methods (default 2000)
 #   -M LIST     crash methods, used in turn (default
@@ -39,6 +40,7 @@ top=${here%/validate/crash}
 seed= crashes=4 pages=256 max_delay=2000 out= tap= json= boot_timeout=90 keep= quiet= inject=
 methods="sysrq-delay sysrq-page kill-delay kill-progress"
 . "$top/lib/ktap.sh"
+known_bugs_file=$top/validate/known-bugs.txt
 suite_lib=$top/lib
 . "$suite_lib/exitcodes.sh"
 . "$suite_lib/filesystems.sh"
@@ -113,11 +115,12 @@ on_signal() {
 trap on_signal INT TERM
 
 # The writers, in pmwrite's -w order (guest.sh numbers them the same way).
+# xfs has a fourth, on a reflinked file (copy-on-write faults).
 WRITERS="ext4-sync-sparse ext4-sync-fallocated ext4-sync-grow
 ext4-shared-sparse ext4-shared-fallocated ext4-shared-grow
-xfs-sync-sparse xfs-sync-fallocated xfs-sync-grow
-xfs-shared-sparse xfs-shared-fallocated xfs-shared-grow"
-NWRITERS=12
+xfs-sync-sparse xfs-sync-fallocated xfs-sync-grow xfs-sync-reflink
+xfs-shared-sparse xfs-shared-fallocated xfs-shared-grow xfs-shared-reflink"
+NWRITERS=$(echo $WRITERS | wc -w)
 writer_tag() { _i=$1; set -- $WRITERS; shift "$_i"; echo "$1"; }
 
 # Park-Miller "minimal standard" generator (48271 variant) in shell
@@ -349,15 +352,17 @@ label=$(sh "$top/vm/label.sh")
 lv() { echo "$label" | sed -n "s/^$1=//p"; }
 jq -n \
 	--argjson seed "$seed" --argjson planned "$crashes" --argjson done "$crashes_done" \
-	--argjson pages "$pages" --argjson max_delay "$max_delay" --arg methods "$methods" \
+	--argjson pages "$pages" --argjson max_delay "$max_delay" --arg methods "$methods" --argjson nwriters "$NWRITERS" \
 	--argjson wall "$wall" --argjson port_retries "$port_retries" --arg rev "$(lv git_revision)" --arg accel "$(lv accelerator)" \
 	--arg kernel "$(lv kernel)" --arg date "$(lv date)" --arg qemu "$(lv qemu)" --arg host_cpu "$(lv host_cpu)" \
 	--rawfile errors "$out/errors.txt" --rawfile kprob "$out/kernel-problems.txt" \
 	--slurpfile crashes "$out/crashes.jsonl" --slurpfile verify "$out/verify.jsonl" \
 	--slurpfile fsck "$out/fsck.jsonl" '
 	def fsck_of($fs): [$fsck[] | select(.role | startswith($fs + "-"))];
-	def group($fs; $map):
-		[$verify[] | select(.labels.fs == $fs and .labels.map == $map)] as $v
+	def group($fs; $map): group_of($fs; $map; ["sparse", "fallocated", "grow"]);
+	def group_of($fs; $map; $modes):
+		[$verify[] | select(.labels.fs == $fs and .labels.map == $map and
+				    (.labels.mode as $m | $modes | index($m)))] as $v
 		| {fs: $fs, map: $map,
 		   crashes: ($v | map(.labels.crash) | unique | length),
 		   files: ($v | length),
@@ -370,18 +375,19 @@ jq -n \
 		   pages_ok_after_record: ($v | map(.ok_after) | add // 0),
 		   lost_by_class: (reduce $v[] as $x ({}; . as $acc | $x.before | to_entries
 			| map(select(.key != "ok")) | reduce .[] as $e ($acc; .[$e.key] += $e.value))),
-		   by_mode: [["sparse", "fallocated", "grow"][] as $m
+		   by_mode: [$modes[] as $m
 			| [$v[] | select(.labels.mode == $m)]
 			| {mode: $m, files: length, pages_recorded: (map(.recorded) | add // 0),
 			   pages_verified: (map(.verified) | add // 0), pages_lost: (map(.lost) | add // 0)}]};
 	{tool: "crash", version: 1, date: $date, git_revision: $rev, kernel: $kernel,
 	 accelerator: $accel, qemu: $qemu, host_cpu: $host_cpu, seed: $seed, crashes_planned: $planned,
-	 crashes_done: $done, pages: $pages, writers_per_crash: 12, max_delay_ms: $max_delay,
+	 crashes_done: $done, pages: $pages, writers_per_crash: $nwriters, max_delay_ms: $max_delay,
 	 methods: ($methods | split(" ") | map(select(. != ""))), wall_seconds: $wall,
 	 boots_repeated_no_result_port: $port_retries,
 	 errors: ($errors | split("\n") | map(select(. != ""))),
 	 kernel_problems: ($kprob | split("\n") | map(select(. != ""))),
 	 results: [group("ext4"; "sync"), group("ext4"; "shared"), group("xfs"; "sync"), group("xfs"; "shared")],
+	 reflink: [group_of("xfs"; "sync"; ["reflink"]), group_of("xfs"; "shared"; ["reflink"])],
 	 fsck: {ext4: (fsck_of("ext4") | group_by(.status) | map({key: .[0].status, value: length}) | from_entries),
 	        xfs: (fsck_of("xfs") | group_by(.status) | map({key: .[0].status, value: length}) | from_entries)},
 	 crash_log: $crashes, verifications: $verify}' >"$json.tmp" && mv "$json.tmp" "$json" ||
@@ -392,9 +398,23 @@ result() { # result OK NAME DIAG
 	if [ "$1" = 1 ]; then ktap_pass "$2"; else ktap_fail "$2" "$3"; fi
 }
 q() { jq -r "$1" "$json"; }
+# known_result NAME CRASHES LOST TEXT: a test with a known kernel bug row
+# (validate/known-bugs.txt, evidence pages_lost): XFAIL when pages were
+# lost, XPASS when none were in some crashes, not ok without crashes.
+known_result() {
+	_id=$(known_bug "$1" id) || { result 0 "$1" "no row in validate/known-bugs.txt"; return; }
+	_kernel=$(lv kernel)
+	if [ "$2" = 0 ]; then
+		ktap_fail "$1" "no crash checked it"
+	elif [ "$3" -gt 0 ]; then
+		ktap_xfail "$1" "known kernel bug $_id on $_kernel: $4 ($(known_bug "$1" rule))"
+	else
+		ktap_xpass "$1" "known kernel bug $_id did not show on $_kernel: $4"
+	fi
+}
 ktap_plan crash_rounds_as_planned
 for fs in ext4 xfs; do ktap_plan ${fs}_map_sync_no_page_lost ${fs}_control_loses_data ${fs}_fsck_after_crash; done
-ktap_plan kernel_log_clean
+ktap_plan xfs_reflink_map_sync_no_page_lost kernel_log_clean
 {
 	ktap_start
 	echo "# seed $seed: $crashes_done of $crashes crashes, $NWRITERS writers x $pages pages each, ${wall}s wall (replay: crash.sh -s $seed -c $crashes -n $pages -d $max_delay)"
@@ -431,6 +451,14 @@ ktap_plan kernel_log_clean
 		[ "$bad" = 0 ] && [ "$(q ".fsck.$fs | length")" -gt 0 ] && ok=1
 		result $ok "${fs}_fsck_after_crash" "fsck statuses $(q ".fsck.$fs | tostring")"
 	done
+	# Reflinked files (known-bugs.txt: XFAIL when the known bug shows).
+	g='.reflink[] | select(.map == "sync")'
+	c='.reflink[] | select(.map == "shared")'
+	q "$g | \"# xfs MAP_SYNC reflinked: \(.crashes) crashes, \(.pages_recorded) pages recorded, \(.pages_verified) verified, \(.pages_lost) lost in \(.crashes_with_loss) crashes: \(.lost_by_class)\""
+	q "$c | \"# xfs control reflinked (MAP_SHARED): \(.pages_recorded) pages recorded, \(.pages_lost) lost in \(.crashes_with_loss) of \(.crashes) crashes\""
+	known_result xfs_reflink_map_sync_no_page_lost "$(q "$g | .crashes")" "$(q "$g | .pages_lost")" \
+		"$(q "$g | \"\(.pages_lost) of \(.pages_recorded) recorded pages lost in \(.crashes_with_loss) of \(.crashes) crashes\"")"
+
 	# Filesystem errors, warnings or oopses in any boot's kernel log
 	# (xfstests checks dmesg after each test for the same reason).
 	head -n 10 "$out/kernel-problems.txt" | sed "s/^/# kernel: /"

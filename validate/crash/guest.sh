@@ -16,7 +16,7 @@
 # share a filesystem, hence never a journal (a MAP_SYNC fault's fdatasync
 # commits the whole jbd2 transaction, or forces the whole XFS log, and would
 # make the control durable too). Each filesystem gets one writer per file
-# mode, all of the same mapping kind.
+# mode, all of the same mapping kind; xfs one more, on a reflinked file.
 . /suite/vm/guest/lib.sh
 . ./crash.env
 PATH=/job/bin:$PATH
@@ -24,6 +24,15 @@ PATH=/job/bin:$PATH
 ROLES="0:ext4:sync 1:ext4:shared 2:xfs:sync 3:xfs:shared"
 
 err() { echo "E $*"; }
+
+# The file modes of a filesystem, in pmwrite's -w order (crash.sh's WRITERS
+# lists the same): reflink only where FICLONE works.
+modes_of() {
+	case $1 in
+	xfs) echo "sparse fallocated grow reflink" ;;
+	*) echo "sparse fallocated grow" ;;
+	esac
+}
 
 # fsck_then_mount FS DEV DIR ROLE: the order is the point.
 #   ext4: e2fsck -fy first (it replays the journal itself, then checks
@@ -74,9 +83,12 @@ for r in $ROLES; do
 done
 
 # ---- check the previous round, or make the filesystems ----
+w=0
 for r in $ROLES; do
 	i=${r%%:*} rest=${r#*:}
 	fs=${rest%%:*} map=${rest#*:}
+	first=$w
+	w=$((w + $(echo $(modes_of "$fs") | wc -w)))
 	role=$fs-$map dev=/dev/pmem$i dir=/mnt/$role
 	mkdir -p "$dir"
 	if [ "$BOOT" = 0 ]; then
@@ -87,8 +99,8 @@ for r in $ROLES; do
 	got=$(cat "$dir/.role" 2>/dev/null)
 	[ "$got" = "$role" ] || { err "$dev holds role '$got', expected '$role' (device order changed?)"; exit 1; }
 	[ "$VERIFY_GEN" -gt 0 ] || continue
-	w=$((i * 3))
-	for mode in sparse fallocated grow; do
+	w=$first
+	for mode in $(modes_of "$fs"); do
 		eval rec=\${REC_$w:-0}
 		j=$(pmverify -f "$dir/$mode" -n "$PAGES" -s "$SEED" -g "$VERIFY_GEN" -w "$w" -r "$rec" -j \
 			-L fs="$fs" -L map="$map" -L mode="$mode" -L crash="$VERIFY_GEN" \
@@ -98,7 +110,7 @@ for r in $ROLES; do
 		{*) echo "J $j" ;;
 		*) err "pmverify $role/$mode: $(head -n 1 /tmp/verify.err)" ;;
 		esac
-		rm -f "$dir/$mode"
+		rm -f "$dir/$mode" "$dir/$mode.src"
 		w=$((w + 1))
 	done
 	sync
@@ -119,12 +131,12 @@ fi
 gate=/tmp/gate
 rm -rf "$gate" && mkdir -p "$gate"
 pids=
+w=0
 for r in $ROLES; do
 	i=${r%%:*} rest=${r#*:}
 	fs=${rest%%:*} map=${rest#*:}
 	role=$fs-$map
-	w=$((i * 3))
-	for mode in sparse fallocated grow; do
+	for mode in $(modes_of "$fs"); do
 		set -- -f "/mnt/$role/$mode" -n "$PAGES" -m "$mode" -s "$SEED" -g "$WRITE_GEN" \
 			-w "$w" -t "$role-$mode" --hold --gate "$gate" --replace
 		[ "$map" = sync ] && set -- "$@" -S
@@ -136,13 +148,13 @@ for r in $ROLES; do
 	done
 done
 t=0
-while [ "$(ls "$gate" | wc -l)" -lt 12 ] && [ "$t" -lt 300 ]; do
+while [ "$(ls "$gate" | wc -l)" -lt $w ] && [ "$t" -lt 300 ]; do
 	sleep 0.1
 	t=$((t + 1))
 done
-[ "$(ls "$gate" | wc -l)" -ge 12 ] || { err "only $(ls "$gate" | wc -l) of 12 writers reached the start gate in 30 s"; exit 1; }
+[ "$(ls "$gate" | wc -l)" -ge $w ] || { err "only $(ls "$gate" | wc -l) of $w writers reached the start gate in 30 s"; exit 1; }
 touch "$gate/go"
-echo "G 12"
+echo "G $w"
 if [ "$CRASH_METHOD" = sysrq-delay ]; then
 	ms=$((CRASH_DELAY_MS % 1000))
 	(sleep "$((CRASH_DELAY_MS / 1000)).$(printf %03d $ms)" && echo c >/proc/sysrq-trigger) &

@@ -50,8 +50,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 
 #include "cli.h"
 #include "exitcodes.h"
@@ -61,10 +63,10 @@
 #define TOOL		"pmwrite"
 #define MAX_TAG		32
 
-enum file_mode { MODE_SPARSE, MODE_FALLOCATED, MODE_GROW };
+enum file_mode { MODE_SPARSE, MODE_FALLOCATED, MODE_GROW, MODE_REFLINK };
 enum flush_kind { FLUSH_AUTO, FLUSH_CLWB, FLUSH_CLFLUSHOPT, FLUSH_CLFLUSH, FLUSH_NONE };
 
-static const char *const mode_names[] = { "sparse", "fallocated", "grow" };
+static const char *const mode_names[] = { "sparse", "fallocated", "grow", "reflink" };
 static const char *const flush_names[] = { "auto", "clwb", "clflushopt", "clflush", "none" };
 
 static struct env {
@@ -102,7 +104,7 @@ const char argp_program_doc[] =
 "and report \"P TAG n\" on stdout after each finished page: the writer of the\n"
 "crash test (validate/crash/README.md). pmverify checks the file afterwards.\n"
 "\n"
-"USAGE: pmwrite -f FILE [-n PAGES] [-m sparse|fallocated|grow] [-S]\n"
+"USAGE: pmwrite -f FILE [-n PAGES] [-m sparse|fallocated|grow|reflink] [-S]\n"
 "               [-s SEED] [-g GEN] [-w WRITER] [-t TAG] [--crash-after K]\n"
 "               [--hold] [--gate DIR]\n"
 "               [--flush auto|clwb|clflushopt|clflush|none]\n"
@@ -117,7 +119,9 @@ const char argp_program_doc[] =
 "\n"
 "Files: sparse = ftruncate to the full size; fallocated = fallocate (unwritten\n"
 "extents); grow = size 0, extended with ftruncate before each page while\n"
-"mapped. The file is created (an existing one only with --replace), sized and\n"
+"mapped; reflink = a FICLONE of FILE.src, zeros written and synced first:\n"
+"every store is a copy-on-write fault (xfs -m reflink=1). The file is\n"
+"created (an existing one only with --replace), sized and\n"
 "fsynced with its directory before the mapping: only the page faults are\n"
 "under test. FILE.ident records -n -s -g -w for pmverify.\n"
 "\n"
@@ -139,7 +143,7 @@ static const struct argp_option opts[] = {
 			   "Run even if the file is not DAX (host tests of the control)",
 			   "Details on stderr"),
 	PMP_IDENT_OPTIONS,
-	{ "mode", 'm', "MODE", 0, "sparse (default), fallocated or grow", 0 },
+	{ "mode", 'm', "MODE", 0, "sparse (default), fallocated, grow or reflink", 0 },
 	{ "tag", 't', "TAG", 0, "Name in the progress lines (default: the file name)", 0 },
 	{ "crash-after", OPT_CRASH_AFTER, "K", 0, "After K finished pages (0..PAGES) crash the machine: write 'c' to /proc/sysrq-trigger", 0 },
 	{ "hold", OPT_HOLD, NULL, 0, "After the last page keep the mapping and wait until killed", 0 },
@@ -157,7 +161,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	switch (key) {
 	case 'm':
-		env.mode = cli_choice_arg("--mode", arg, mode_names, 3);
+		env.mode = cli_choice_arg("--mode", arg, mode_names, 4);
 		break;
 	case 't':
 		if (!*arg || strlen(arg) > MAX_TAG || strpbrk(arg, " \t\n"))
@@ -317,6 +321,36 @@ static bool is_dax(int fd)
 	       (stx.stx_attributes & STATX_ATTR_DAX);
 }
 
+/*
+ * -m reflink: FILE.src gets every page allocated and written (zeros) and
+ * synced, then FILE shares all its blocks (FICLONE). FILE.src stays: its
+ * removal would unshare them. The verifier sees zeros where no store went.
+ */
+static int share_blocks(struct run *r, off_t size)
+{
+	static const char zero[PMP_PAGE_SIZE];
+	char src[PATH_MAX];
+	int fd, err = 0;
+
+	if (snprintf(src, sizeof(src), "%s.src", r->name) >= (int)sizeof(src))
+		return cli_fail(EXIT_USAGE, "%s: name too long", env.target.path);
+	fd = openat(r->dir_fd, src, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return cli_fail_errno(errno, "create %s.src", env.target.path);
+	for (off_t off = 0; off < size && !err; off += PMP_PAGE_SIZE)
+		if (pwrite(fd, zero, sizeof(zero), off) != (ssize_t)sizeof(zero))
+			err = cli_fail_errno(errno ? errno : EIO, "write %s.src", env.target.path);
+	if (!err && fsync(fd))
+		err = cli_fail_errno(errno, "fsync %s.src", env.target.path);
+	if (!err && ioctl(r->fd, FICLONE, fd))
+		err = errno == EOPNOTSUPP || errno == EINVAL || errno == EXDEV ?
+		      cli_fail(EXIT_SYNC_REFUSED, "FICLONE %s.src: %s: no reflink on this filesystem",
+			       env.target.path, strerror(errno)) :
+		      cli_fail_errno(errno, "FICLONE %s.src", env.target.path);
+	close(fd);
+	return err;
+}
+
 static int prepare_file(struct run *r)
 {
 	char *copy = strdup(env.target.path);
@@ -355,6 +389,10 @@ static int prepare_file(struct run *r)
 			return cli_fail_errno(errno, "fallocate %s", env.target.path);
 		break;
 	case MODE_GROW:
+		break;
+	case MODE_REFLINK:
+		if ((err = share_blocks(r, size)))
+			return err;
 		break;
 	}
 	/*
