@@ -359,7 +359,6 @@ jq -n \
 	--slurpfile crashes "$out/crashes.jsonl" --slurpfile verify "$out/verify.jsonl" \
 	--slurpfile fsck "$out/fsck.jsonl" '
 	def fsck_of($fs): [$fsck[] | select(.role | startswith($fs + "-"))];
-	def group($fs; $map): group_of($fs; $map; ["sparse", "fallocated", "grow"]);
 	def group_of($fs; $map; $modes):
 		[$verify[] | select(.labels.fs == $fs and .labels.map == $map and
 				    (.labels.mode as $m | $modes | index($m)))] as $v
@@ -379,6 +378,7 @@ jq -n \
 			| [$v[] | select(.labels.mode == $m)]
 			| {mode: $m, files: length, pages_recorded: (map(.recorded) | add // 0),
 			   pages_verified: (map(.verified) | add // 0), pages_lost: (map(.lost) | add // 0)}]};
+	def group($fs; $map): group_of($fs; $map; ["sparse", "fallocated", "grow"]);
 	{tool: "crash", version: 1, date: $date, git_revision: $rev, kernel: $kernel,
 	 accelerator: $accel, qemu: $qemu, host_cpu: $host_cpu, seed: $seed, crashes_planned: $planned,
 	 crashes_done: $done, pages: $pages, writers_per_crash: $nwriters, max_delay_ms: $max_delay,
