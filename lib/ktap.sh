@@ -12,7 +12,8 @@
 #   ktap_xpass NAME WHY  a known kernel bug did not show: "ok ... # XPASS
 #                       WHY" and a loud line (update the table)
 #   known_bug TEST [FIELD]  the row of validate/known-bugs.txt for TEST
-#                       (FIELD: id evidence rule seen), exit 1 when none
+#                       (FIELD: id evidence rule seen xpass_after), exit 1
+#                       when none
 #   ktap_check NAME COMMAND...   pass when COMMAND succeeds, else its output
 #   ktap_diag TEXT...   "# " lines
 #   ktap_finish         every declared test not reported is 'not ok ... never
@@ -79,7 +80,7 @@ known_bugs_file=${suite_lib:-/suite/lib}/../validate/known-bugs.txt
 
 known_bug() {
 	awk -F' *[|] *' -v t="$1" -v f="${2:-id}" '
-		BEGIN { split("id test evidence rule seen", n, " "); for (i in n) col[n[i]] = i }
+		BEGIN { split("id test evidence rule seen xpass_after", n, " "); for (i in n) col[n[i]] = i }
 		!/^#/ && NF >= 5 && $2 == t { print $col[f]; found = 1; exit }
 		END { exit !found }' "$known_bugs_file"
 }
