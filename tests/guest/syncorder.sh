@@ -230,7 +230,7 @@ mutant_batch() {
 			elif ! printf '%s' "$diag" | grep -q -- "$text"; then
 				ktap_fail "$name" "diagnosis '$diag' lacks '$text'"
 			else
-				ktap_diag "$name: bug injected $injected times, caught in $caught of $checked checked entries"
+				ktap_diag "$name: bug injected $injected times, caught $caught times ($checked entries checked)"
 				ktap_diag "  first: $diag"
 				ktap_pass "$name"
 			fi

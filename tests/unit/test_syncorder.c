@@ -121,14 +121,23 @@ static void dax_access(struct sc_checker *c, __u32 tid, __u8 fs, __u64 pgoff, __
 	feed(c, e);
 }
 
-static void insert_ext4_pfn(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 commit,
-			    __u64 datasync_tid, __u64 pfn)
+/* A writable PTE insertion of page @pgoff, the commit state to be filled. */
+static struct so_event insert_ev(__u32 tid, __u8 fs, __u64 pgoff)
 {
-	struct so_event e = ev(SO_EV_INSERT, tid, FS_EXT4, pgoff);
+	struct so_event e = ev(SO_EV_INSERT, tid, fs, pgoff);
 
 	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
 	e.insert.how = SO_INS_PTE;
 	e.insert.write = 1;
+	e.insert.pfn = SO_PFN_UNKNOWN;
+	return e;
+}
+
+static void insert_ext4_pfn(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 commit,
+			    __u64 datasync_tid, __u64 pfn)
+{
+	struct so_event e = insert_ev(tid, FS_EXT4, pgoff);
+
 	e.insert.commit = commit;
 	e.insert.running = commit + 1;
 	e.insert.seq = datasync_tid;
@@ -136,17 +145,10 @@ static void insert_ext4_pfn(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 
 	feed(c, e);
 }
 
+/* ... whose pfn is not what the case is about. */
 static void insert_ext4(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 commit, __u64 datasync_tid)
 {
-	struct so_event e = ev(SO_EV_INSERT, tid, FS_EXT4, pgoff);
-
-	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
-	e.insert.how = SO_INS_PTE;
-	e.insert.write = 1;
-	e.insert.commit = commit;
-	e.insert.running = commit + 1;
-	e.insert.seq = datasync_tid;
-	feed(c, e);
+	insert_ext4_pfn(c, tid, pgoff, commit, datasync_tid, SO_PFN_UNKNOWN);
 }
 
 /* An xfs insertion: the inode's pin count and ili_commit_seq, and the log's
@@ -154,11 +156,8 @@ static void insert_ext4(struct sc_checker *c, __u32 tid, __u64 pgoff, __u64 comm
 static void insert_xfs_log(struct sc_checker *c, __u32 tid, __u64 pgoff, __u32 pin, __u64 seq,
 			   __u64 done, __u16 log_flags)
 {
-	struct so_event e = ev(SO_EV_INSERT, tid, FS_XFS, pgoff);
+	struct so_event e = insert_ev(tid, FS_XFS, pgoff);
 
-	e.insert.address = 0x7f0000000000ULL + pgoff * 4096;
-	e.insert.how = SO_INS_PTE;
-	e.insert.write = 1;
 	e.insert.pin = pin;
 	e.insert.seq = seq;
 	e.insert.commit = done;
