@@ -363,13 +363,6 @@ static __always_inline __u64 jbd2_running_tid(journal_t *j)
 }
 
 /*
- * jbd2_journal_dirty_metadata(handle, bh): a metadata buffer joins the
- * handle's transaction. Inside the fault's ext4_iomap_begin, in this task,
- * that is the fault changing the block mapping (allocation, unwritten
- * conversion: ext4_iomap_alloc's handle nests in ext4_dax_huge_fault's),
- * whatever iomap flags ext4 then reports: the fault's own transaction.
- */
-/*
  * The fault's task changed its inode's metadata in transaction / CIL
  * sequence @seq: inside iomap_begin that is the fault's own change (the
  * iomap record carries it); after iomap_begin returned, still inside the
@@ -393,6 +386,14 @@ static __always_inline int own_change(struct task_state *st, __u64 seq)
 	return 0;
 }
 
+/*
+ * jbd2_journal_dirty_metadata(handle, bh): a metadata buffer joins the
+ * handle's transaction. Inside the fault's ext4_iomap_begin, in this task,
+ * that is the fault changing the block mapping (allocation, unwritten
+ * conversion: ext4_iomap_alloc's handle nests in ext4_dax_huge_fault's),
+ * whatever iomap flags ext4 then reports: the fault's own transaction;
+ * later in the fault, a late change (own_change).
+ */
 static __always_inline int jbd2_dirty_entry(handle_t *h)
 {
 	struct task_state *st = task_get();
