@@ -106,6 +106,13 @@ batch_run() {
 	: >/tmp/batch.sh
 }
 
+# first_violation NAME JSON: the diagnosis of the first violation in the
+# scenario's first run (batch_run's JSON), or nothing.
+first_violation() {
+	_pid=$(awk -v n="$1" '$2 == n { print $1; exit }' /tmp/map)
+	jq -r --argjson p "${_pid:-0}" '.processes[] | select(.pid == $p) | .first_violation // ""' "$2"
+}
+
 # scenario NAME: sums over the scenario's runs, as shell assignments:
 # runs checked violations errors needdsync direct caught injected failed naive pfns
 scenario() {
@@ -209,8 +216,7 @@ mutant_batch() {
 	for s in "$@"; do
 		name=$(test_name "mutant_$mode" "$s")
 		eval "$(scenario "$name")"
-		pid=$(awk -v n="$name" '$2 == n { print $1; exit }' /tmp/map)
-		diag=$(jq -r --argjson p "${pid:-0}" '.processes[] | select(.pid == $p) | .first_violation // ""' "/tmp/$mode.json")
+		diag=$(first_violation "$name" "/tmp/$mode.json")
 		case $s in
 		*:harmless)
 			if [ "$runs" = 1 ] && [ "$violations" = 0 ] && [ "$errors" = 0 ] && [ "$checked" -gt 0 ]; then
@@ -328,8 +334,7 @@ fi
 known_verdict() {
 	name=$1 want=$2 id=$(known_bug "$1" id) kind=$(known_bug "$1" evidence) rule=$(known_bug "$1" rule)
 	eval "$(scenario "$name")"
-	pid=$(awk -v n="$name" '$2 == n { print $1; exit }' /tmp/map)
-	diag=$(jq -r --argjson p "${pid:-0}" '.processes[] | select(.pid == $p) | .first_violation // ""' /tmp/known.json)
+	diag=$(first_violation "$name" /tmp/known.json)
 	if [ "$runs" != $REPS ] || [ "$failed" != 0 ]; then
 		ktap_fail "$name" "$runs runs, $failed failed: $(tail -n 2 /tmp/fl.out)"
 	elif [ "$errors" != 0 ] || [ "$checked" -lt "$want" ]; then

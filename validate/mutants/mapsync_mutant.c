@@ -129,15 +129,21 @@ asm(".text\n"
 
 /* ---- bug a: clear IOMAP_F_DIRTY ------------------------------------------- */
 
+/* Keep @iomap for the return handler of a DAX write fault's call; any
+ * other call (return 1) is not hooked at its return. */
+static int keep_write_fault_iomap(struct kretprobe_instance *ri, unsigned int flags,
+				  struct iomap *iomap)
+{
+	if ((flags & (IOMAP_WRITE | IOMAP_FAULT)) != (IOMAP_WRITE | IOMAP_FAULT))
+		return 1;
+	*(struct iomap **)ri->data = iomap;
+	return 0;
+}
+
+/* (inode, offset, length, flags, iomap, srcmap): rdi rsi rdx rcx r8 r9 */
 static int iomap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	/* (inode, offset, length, flags, iomap, srcmap): rdi rsi rdx rcx r8 r9 */
-	unsigned int flags = regs->cx;
-
-	if ((flags & (IOMAP_WRITE | IOMAP_FAULT)) != (IOMAP_WRITE | IOMAP_FAULT))
-		return 1;	/* not a DAX write fault: do not hook the return */
-	*(struct iomap **)ri->data = (struct iomap *)regs->r8;
-	return 0;
+	return keep_write_fault_iomap(ri, regs->cx, (struct iomap *)regs->r8);
 }
 
 static int iomap_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -310,22 +316,14 @@ static void restore_barriers(void)
  * open transaction just allocated. Done inside iomap_begin, so what the
  * checker's iomap_begin exit reads is the lie too.
  */
-static int hide_entry(struct kretprobe_instance *ri, unsigned int flags, struct iomap *iomap)
-{
-	if ((flags & (IOMAP_WRITE | IOMAP_FAULT)) != (IOMAP_WRITE | IOMAP_FAULT))
-		return 1;
-	*(struct iomap **)ri->data = iomap;
-	return 0;
-}
-
 static int ext4_set_iomap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return hide_entry(ri, regs->r9, (struct iomap *)regs->si);
+	return keep_write_fault_iomap(ri, regs->r9, (struct iomap *)regs->si);
 }
 
 static int xfs_to_iomap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	return hide_entry(ri, regs->cx, (struct iomap *)regs->si);
+	return keep_write_fault_iomap(ri, regs->cx, (struct iomap *)regs->si);
 }
 
 static int hide_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
