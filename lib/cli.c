@@ -264,3 +264,16 @@ void cli_target_end(const struct cli_target *t)
 	if (!t->path)
 		cli_usage_error("--file is required");
 }
+
+int cli_target_create(const char *path, bool remove_first, int *fd)
+{
+	if (remove_first && unlink(path) && errno != ENOENT)
+		return cli_fail_errno(errno, "unlink %s", path);
+	*fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (*fd < 0 && errno == EEXIST)
+		return cli_fail(EXIT_FILE_EXISTS, "%s exists: %s works on a file of its own and "
+				"left it untouched (--replace removes it)", path, cli_prog);
+	if (*fd < 0)
+		return cli_fail_errno(errno, "create %s", path);
+	return 0;
+}

@@ -137,6 +137,15 @@ error_t cli_target_parse(struct cli_target *t, int key, char *arg);
 void cli_target_end(const struct cli_target *t);
 
 /*
+ * The target file, created afresh (O_EXCL, read-write) into *fd: first
+ * removed when @remove_first (the tool's own file from a previous round,
+ * or --replace); one that exists otherwise is refused and left untouched
+ * ("PATH exists: TOOL works on a file of its own ...", EXIT_FILE_EXISTS).
+ * Returns 0 or the exit code after printing the error.
+ */
+int cli_target_create(const char *path, bool remove_first, int *fd);
+
+/*
  * For the default case of an argp parser: -h prints the full help and
  * exits 0, an argument is a usage error ("unexpected argument 'X'"), any
  * other key is ARGP_ERR_UNKNOWN.

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "json.h"
 
 /* Long enough for any u64 sum, so averages are exact before rounding. */
 __extension__ typedef unsigned __int128 u128;
@@ -80,7 +81,7 @@ int stats_compute(uint64_t *samples, size_t n, uint64_t divisor,
 		  struct stats *st)
 {
 	u128 sum = 0, denominator;
-	size_t p99_rank;
+	size_t p99_rank, p999_rank;
 
 	if (n == 0 || divisor == 0)
 		return -1;
@@ -105,6 +106,8 @@ int stats_compute(uint64_t *samples, size_t n, uint64_t divisor,
 	/* ceil(0.99 * n) in integers; n * 99 cannot overflow a u128. */
 	p99_rank = (size_t)(((u128)n * 99 + 99) / 100);
 	st->p99 = samples[p99_rank - 1] / divisor;
+	p999_rank = (size_t)(((u128)n * 999 + 999) / 1000);
+	st->p999 = samples[p999_rank - 1] / divisor;
 	return 0;
 }
 
@@ -168,4 +171,20 @@ void hist_print_log2(FILE *out, const struct hist *h, const char *unit_name)
 			(unsigned long long)h->slots[i]);
 		print_bar(out, h->slots[i], max_count, bar_width);
 	}
+}
+
+void hist_json(struct json_writer *w, const struct hist *h)
+{
+	int first = hist_first_slot(h), last = hist_last_slot(h);
+
+	json_key(w, "hist");
+	json_begin_array(w);
+	for (int i = first; first >= 0 && i <= last; i++) {
+		json_begin_object(w);
+		json_kv_uint(w, "lo", hist_slot_lo((unsigned int)i));
+		json_kv_uint(w, "hi", hist_slot_hi((unsigned int)i));
+		json_kv_uint(w, "count", h->slots[i]);
+		json_end_object(w);
+	}
+	json_end_array(w);
 }

@@ -57,6 +57,7 @@ struct stats {
 	uint64_t avg;
 	uint64_t median;	/* even count: mean of the two middle values */
 	uint64_t p99;		/* nearest rank: sorted[ceil(0.99 * n) - 1] */
+	uint64_t p999;		/* nearest rank: sorted[ceil(0.999 * n) - 1] */
 };
 
 /*
@@ -88,5 +89,13 @@ void hist_print_letter(FILE *out, const struct stats *st,
  * @unit_name heads the first column ("usecs", "nsecs", "bytes").
  */
 void hist_print_log2(FILE *out, const struct hist *h, const char *unit_name);
+
+struct json_writer;
+
+/*
+ * "hist": [{"lo":..,"hi":..,"count":..}, ...] into an open JSON object,
+ * from the first to the last non-empty slot, like the text tables.
+ */
+void hist_json(struct json_writer *w, const struct hist *h);
 
 #endif /* SUITE_HIST_H */

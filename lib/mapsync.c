@@ -57,3 +57,16 @@ int mapsync_expect_vm_sync(const char *path, bool requested, bool seen)
 			path, requested ? "MAP_SYNC" : "no MAP_SYNC",
 			seen ? "contain" : "lack");
 }
+
+int mapsync_fail_mmap(const char *path, bool map_sync, int err)
+{
+	if (map_sync && err == EINVAL)
+		return cli_fail(EXIT_NO_MAP_SYNC,
+				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SHARED_VALIDATE/MAP_SYNC (needs Linux 4.15+)",
+				path);
+	if (map_sync && err == EOPNOTSUPP)
+		return cli_fail(EXIT_SYNC_REFUSED,
+				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not a DAX file on synchronous persistent memory)",
+				path);
+	return cli_fail_errno(err, "mmap %s", path);
+}

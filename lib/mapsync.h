@@ -38,4 +38,12 @@ int mapsync_vm_sync(const void *map, bool *vm_sync, char *flags, size_t len);
  */
 int mapsync_expect_vm_sync(const char *path, bool requested, bool seen);
 
+/*
+ * A failed mmap of @path, one line: with @map_sync, EINVAL is a kernel
+ * without MAP_SHARED_VALIDATE/MAP_SYNC (EXIT_NO_MAP_SYNC) and EOPNOTSUPP a
+ * refusal (EXIT_SYNC_REFUSED); anything else is cli_fail_errno's. Returns
+ * the exit code.
+ */
+int mapsync_fail_mmap(const char *path, bool map_sync, int err);
+
 #endif /* SUITE_MAPSYNC_H */

@@ -5,8 +5,10 @@
 #endif
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hist.h"
+#include "json.h"
 #include "ktap.h"
 
 /* Capture what a printer writes into a heap string. */
@@ -171,10 +173,10 @@ static void test_stats_p99(struct ktap_case_ctx *t)
 {
 	static const struct {
 		size_t n;
-		uint64_t p99;
+		uint64_t p99, p999;
 	} cases[] = {
-		{ 1, 1 }, { 2, 2 }, { 100, 99 }, { 101, 100 }, { 512, 507 },
-		{ 1000, 990 },
+		{ 1, 1, 1 }, { 2, 2, 2 }, { 100, 99, 100 }, { 101, 100, 101 },
+		{ 512, 507, 512 }, { 999, 990, 999 }, { 1000, 990, 999 },
 	};
 	uint64_t samples[1000];
 	struct stats st;
@@ -187,7 +189,35 @@ static void test_stats_p99(struct ktap_case_ctx *t)
 		KTAP_EXPECT(t, st.p99 == cases[c].p99, "n=%zu: p99=%llu want %llu",
 			    cases[c].n, (unsigned long long)st.p99,
 			    (unsigned long long)cases[c].p99);
+		KTAP_EXPECT(t, st.p999 == cases[c].p999, "n=%zu: p99.9=%llu want %llu",
+			    cases[c].n, (unsigned long long)st.p999,
+			    (unsigned long long)cases[c].p999);
 	}
+}
+
+/* The JSON histogram: first to last non-empty slot, the empty ones between. */
+static void test_hist_json(struct ktap_case_ctx *t)
+{
+	static const char want[] = "{\"hist\":[{\"lo\":2,\"hi\":3,\"count\":1},"
+		"{\"lo\":4,\"hi\":7,\"count\":0},{\"lo\":8,\"hi\":15,\"count\":2}]}\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json_writer w;
+	struct hist h;
+
+	hist_init(&h);
+	hist_add(&h, 3);
+	hist_add(&h, 8);
+	hist_add(&h, 15);
+	json_init(&w, f);
+	json_begin_object(&w);
+	hist_json(&w, &h);
+	json_end_object(&w);
+	KTAP_EXPECT(t, json_finish(&w) == 0, "json_finish failed");
+	fclose(f);
+	KTAP_EXPECT(t, buf && strcmp(buf, want) == 0, "got %s", buf ? buf : "(null)");
+	free(buf);
 }
 
 static void test_stats_divisor(struct ktap_case_ctx *t)
@@ -353,6 +383,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_scaled_buckets_truncate),
 	KTAP_CASE(test_stats_odd_even),
 	KTAP_CASE(test_stats_p99),
+	KTAP_CASE(test_hist_json),
 	KTAP_CASE(test_stats_divisor),
 	KTAP_CASE(test_letter_table),
 	KTAP_CASE(test_letter_keeps_empty_middle_slots),
