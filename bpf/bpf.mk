@@ -29,7 +29,7 @@ BPF_LDLIBS := -lbpf -lelf -lz
 KINDS_OBJ := $(O)/bpf/probe/kinds.o
 PROBE_OBJS := $(patsubst bpf/probe/%.c,$(O)/bpf/probe/%.o,$(wildcard bpf/probe/*.c))
 PROBE_HDRS := bpf/probe/probe.h bpf/probe/trace_helpers.h bpf/probe/kinds.h
-BPF_COMMON_HDRS := bpf/probe/common.bpf.h bpf/probe/kinds.h
+BPF_COMMON_HDRS := bpf/probe/common.bpf.h bpf/probe/kinds.h bpf/probe/xfs.bpf.h
 
 DAXLAT := $(O)/bin/daxlat
 DAXLAT_OBJS := $(O)/bpf/daxlat.o $(O)/bpf/daxlat_util.o $(PROBE_OBJS)

@@ -14,6 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include "daxlat.h"
 #include "common.bpf.h"
+#include "xfs.bpf.h"
 
 #define VM_SYNC			0x00800000	/* include/linux/mm.h, bit 23 */
 #define MAX_ENTRIES		10240
@@ -559,6 +560,21 @@ TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), BPF_CORE_READ(trans, t_tid
 	journal_t *journal, transaction_t *trans)
 TP_PERF(jbd2_start, jbd2_commit, on_commit_start(ctx->dev, ctx->transaction))
 TP_PERF(jbd2_end, jbd2_end_commit, on_commit_end(ctx->dev, ctx->transaction))
+
+/* ---- xfs CIL checkpoints (a worker writes them: filtered by device) ---- */
+
+/* What batches synchronous faults on xfs: each fsync forces the log, but a
+ * force finds its sequence already in a checkpoint another wrote. */
+static __always_inline int on_xfs_ckpt(struct xfs_cil_ctx___xfs *cctx)
+{
+	__u32 dev = BPF_CORE_READ(cctx, cil, xc_log, l_mp, m_super, s_dev);
+
+	if (!filter_tgid || bpf_map_lookup_elem(&devs, &dev))
+		count(C_XFS_CHECKPOINTS);
+	return 0;
+}
+
+HOOK_ENTRY(xfs_ckpt, on_xfs_ckpt(cctx), struct xfs_cil_ctx___xfs *cctx)
 
 /* -c: follow_fork, in common.bpf.h. */
 

@@ -254,6 +254,7 @@ static const struct {
 	[C_METADATA_SYNCS] = { "metadata_syncs", "metadata syncs in sync faults" },
 	[C_JBD2_COMMITS] = { "jbd2_commits", "jbd2 commits" },
 	[C_XFS_LOG_FORCES] = { "xfs_log_forces", "xfs log forces" },
+	[C_XFS_CHECKPOINTS] = { "xfs_checkpoints", "xfs log checkpoints" },
 	[C_HANDLER_CALLS] = { "handler_calls", "fs fault handler calls" },
 	[C_STACKS] = { "stacks", "stacks recorded" },
 	[C_STACKS_LOST] = { "stacks_lost", "stacks lost (ring buffer full)" },
@@ -413,7 +414,6 @@ static void json_hist_fields(struct json_writer *w, const struct hist_val *v)
 {
 	struct hist h;
 	struct stats st;
-	int first, last;
 
 	to_hist(v, &h, &st);
 	json_kv_uint(w, "count", st.count);
@@ -421,18 +421,7 @@ static void json_hist_fields(struct json_writer *w, const struct hist_val *v)
 	json_kv_uint(w, "avg", st.avg);
 	json_kv_uint(w, "min", st.min);
 	json_kv_uint(w, "max", st.max);
-	json_key(w, "hist");
-	json_begin_array(w);
-	first = hist_first_slot(&h);
-	last = hist_last_slot(&h);
-	for (int s = first; first >= 0 && s <= last; s++) {
-		json_begin_object(w);
-		json_kv_uint(w, "lo", hist_slot_lo((unsigned int)s));
-		json_kv_uint(w, "hi", hist_slot_hi((unsigned int)s));
-		json_kv_uint(w, "count", h.slots[s]);
-		json_end_object(w);
-	}
-	json_end_array(w);
+	hist_json(w, &h);
 }
 
 static void json_stack(struct json_writer *w, const struct stack_event *e)

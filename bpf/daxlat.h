@@ -67,6 +67,7 @@ enum daxlat_counter {
 	C_METADATA_SYNCS,	/* vfs_fsync_range inside dax_finish_sync_fault */
 	C_JBD2_COMMITS,		/* jbd2_end_commit */
 	C_XFS_LOG_FORCES,	/* xfs_log_force_seq returns */
+	C_XFS_CHECKPOINTS,	/* xlog_cil_committed: CIL checkpoints written */
 	C_HANDLER_CALLS,	/* fs fault handler calls (outermost) with a DAX fault */
 	C_STACKS,		/* stack events submitted */
 	C_STACKS_LOST,		/* stack events dropped: ring buffer full */

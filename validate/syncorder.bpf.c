@@ -28,55 +28,7 @@
 #define S_IFMT		00170000
 #define S_IFREG		0100000
 
-/* xfs is a module: its types are not in vmlinux.h. Local flavours (the
- * ___so suffix) are matched by CO-RE against the xfs module's BTF. */
-struct xfs_inode___so;
-
-struct xfs_log_item___so {
-	__u64 li_lsn;
-} __attribute__((preserve_access_index));
-
-struct xfs_inode_log_item___so {
-	struct xfs_log_item___so ili_item;
-	struct xfs_inode___so *ili_inode;
-	unsigned int ili_fsync_fields;	/* <= 6.12 */
-	__u64 ili_commit_seq;
-	__u64 ili_datasync_seq;		/* 6.18 */
-} __attribute__((preserve_access_index));
-
-struct xfs_mount___so;
-
-struct xfs_inode___so {
-	struct xfs_mount___so *i_mount;
-	struct xfs_inode_log_item___so *i_itemp;
-	atomic_t i_pincount;
-	struct inode i_vnode;
-} __attribute__((preserve_access_index));
-
-struct xfs_cil___so;
-
-struct xlog___so {
-	struct xfs_mount___so *l_mp;
-	struct xfs_cil___so *l_cilp;
-	long l_opstate;
-} __attribute__((preserve_access_index));
-
-struct xfs_mount___so {
-	struct super_block *m_super;
-	struct xlog___so *m_log;
-} __attribute__((preserve_access_index));
-
-struct xfs_cil___so {
-	struct xlog___so *xc_log;
-	struct list_head xc_committing;
-	__u64 xc_current_sequence;
-} __attribute__((preserve_access_index));
-
-struct xfs_cil_ctx___so {
-	struct xfs_cil___so *cil;
-	__u64 sequence;
-	struct list_head committing;
-} __attribute__((preserve_access_index));
+#include "xfs.bpf.h"
 
 #define XLOG_IO_ERROR	2	/* fs/xfs/xfs_log_priv.h: l_opstate bit */
 #define EXT4_MOUNT2_JOURNAL_FAST_COMMIT 0x10
@@ -413,9 +365,9 @@ HOOK_ENTRY(jbd2_dirty, jbd2_dirty_entry(h), handle_t *h)
 
 /* ---- xfs state ------------------------------------------------------------ */
 
-static __always_inline struct xfs_inode___so *XFS_I(struct inode *inode)
+static __always_inline struct xfs_inode___xfs *XFS_I(struct inode *inode)
 {
-	return (void *)inode - bpf_core_field_offset(struct xfs_inode___so, i_vnode);
+	return (void *)inode - bpf_core_field_offset(struct xfs_inode___xfs, i_vnode);
 }
 
 struct xfs_snap {
@@ -427,8 +379,8 @@ struct xfs_snap {
 
 static __always_inline void xfs_snapshot(struct inode *inode, struct xfs_snap *s)
 {
-	struct xfs_inode___so *ip;
-	struct xfs_inode_log_item___so *iip;
+	struct xfs_inode___xfs *ip;
+	struct xfs_inode_log_item___xfs *iip;
 
 	if (!have_xfs)
 		return;
@@ -462,9 +414,9 @@ static __always_inline void xfs_snapshot(struct inode *inode, struct xfs_snap *s
 
 static __always_inline void xfs_log_state(struct inode *inode, struct so_insert_rec *r)
 {
-	struct xlog___so *log = BPF_CORE_READ(XFS_I(inode), i_mount, m_log);
-	struct xfs_cil___so *cil = BPF_CORE_READ(log, l_cilp);
-	__u64 ctx_off = bpf_core_field_offset(struct xfs_cil_ctx___so, committing);
+	struct xlog___xfs *log = BPF_CORE_READ(XFS_I(inode), i_mount, m_log);
+	struct xfs_cil___xfs *cil = BPF_CORE_READ(log, l_cilp);
+	__u64 ctx_off = bpf_core_field_offset(struct xfs_cil_ctx___xfs, committing);
 	void *head, *node = NULL;
 	__u64 cur, low;
 	int i;
@@ -473,13 +425,13 @@ static __always_inline void xfs_log_state(struct inode *inode, struct so_insert_
 		goto unknown;
 	cur = BPF_CORE_READ(cil, xc_current_sequence);
 	low = cur;
-	head = (void *)cil + bpf_core_field_offset(struct xfs_cil___so, xc_committing);
+	head = (void *)cil + bpf_core_field_offset(struct xfs_cil___xfs, xc_committing);
 	if (bpf_probe_read_kernel(&node, sizeof(node), head))
 		goto unknown;
 	for (i = 0; i < XFS_CIL_WALK_MAX && node != head; i++) {
 		__u64 seq;
 
-		if (bpf_core_read(&seq, sizeof(seq), &((struct xfs_cil_ctx___so *)(node - ctx_off))->sequence) ||
+		if (bpf_core_read(&seq, sizeof(seq), &((struct xfs_cil_ctx___xfs *)(node - ctx_off))->sequence) ||
 		    bpf_probe_read_kernel(&node, sizeof(node), node))
 			goto unknown;
 		if (seq < low)
@@ -498,7 +450,7 @@ unknown:
 
 static __always_inline __u32 xfs_fs_flags(void)
 {
-	struct xfs_inode_log_item___so *iip = NULL;
+	struct xfs_inode_log_item___xfs *iip = NULL;
 
 	if (have_xfs && bpf_core_field_exists(iip->ili_datasync_seq))
 		return SO_FSF_XFS_DATASYNC_SEQ;
@@ -725,15 +677,15 @@ HOOK(xfs_iomap, iomap_entry(inode, offset, length, flags, iomap, FS_XFS),
 static __always_inline int committing_entry(void *lip, __u64 seq)
 {
 	struct task_state *st = task_get();
-	struct xfs_inode_log_item___so *iip;
-	struct xfs_inode___so *ip;
+	struct xfs_inode_log_item___xfs *iip;
+	struct xfs_inode___xfs *ip;
 
 	if (!have_xfs || !st || !st->in[IN_FAULT] || st->fs != FS_XFS || !st->iomap_inode)
 		return 0;
 	/* INODE_ITEM(lip) */
-	iip = lip - bpf_core_field_offset(struct xfs_inode_log_item___so, ili_item);
+	iip = lip - bpf_core_field_offset(struct xfs_inode_log_item___xfs, ili_item);
 	ip = BPF_CORE_READ(iip, ili_inode);
-	if ((void *)ip + bpf_core_field_offset(struct xfs_inode___so, i_vnode) !=
+	if ((void *)ip + bpf_core_field_offset(struct xfs_inode___xfs, i_vnode) !=
 	    (void *)st->iomap_inode)
 		return 0;
 	return own_change(st, seq);
@@ -938,9 +890,9 @@ HOOK(fsync, fsync_entry(file, start, end, datasync), fsync_exit((int)ret),
 
 /* ---- xfs log: checkpoints reaching the log, forces in sync faults ------- */
 
-static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
+static __always_inline int ckpt_entry(struct xfs_cil_ctx___xfs *ctx)
 {
-	struct xlog___so *log;
+	struct xlog___xfs *log;
 	struct so_event *e;
 	__u32 dev;
 
@@ -958,7 +910,7 @@ static __always_inline int ckpt_entry(struct xfs_cil_ctx___so *ctx)
 	return 0;
 }
 
-HOOK_ENTRY(xfs_ckpt, ckpt_entry(cctx), struct xfs_cil_ctx___so *cctx)
+HOOK_ENTRY(xfs_ckpt, ckpt_entry(cctx), struct xfs_cil_ctx___xfs *cctx)
 
 static __always_inline int force_entry(__u64 seq, __u32 flags)
 {
