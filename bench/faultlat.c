@@ -28,12 +28,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "daxfile.h"
 #include "exitcodes.h"
 #include "hist.h"
 #include "json.h"
@@ -46,6 +45,7 @@
 #define COPY_CHUNK	(1UL << 20)
 #define MAX_PAGES	(1ULL << 26)	/* 256 GiB of 4 KiB pages */
 #define MAX_REPS	100000ULL
+#define MAX_WRITERS	64ULL
 
 enum file_state { STATE_EMPTY, STATE_PREALLOC, STATE_FALLOCATED };
 enum fault_size { FAULT_PTE, FAULT_PMD };
@@ -65,6 +65,8 @@ static struct env {
 	enum load_kind load;
 	uint64_t load_size;
 	uint64_t reps;
+	uint64_t writers;		/* -w: processes faulting at once */
+	bool same_file;			/* --same-file: one file, a slice each */
 	bool nsecs;
 	bool json;
 	const char *json_out;
@@ -75,23 +77,36 @@ static struct env {
 	.pages = 512,
 	.load_size = 16ULL << 20,
 	.reps = 1,
+	.writers = 1,
 };
 
 /* Everything the cleanup path must undo, in one place. */
 struct run {
+	const char *path;		/* FILE, or writer K's FILE.wK */
 	int fd;
-	bool file_exists;		/* we created env.target.path: unlink it */
+	bool file_exists;		/* we created path: unlink it */
 	char *map;
 	size_t map_len;
 	size_t file_size;
 	size_t stride;			/* bytes between two timed stores */
-	size_t faults_per_rep;
+	size_t faults_per_rep;		/* of one writer */
+	size_t slice_off;		/* a --same-file writer's slice in the file */
 	pid_t load_pid;
 	int load_report_fd;		/* child -> parent: 0 = ready, else errno */
 	char load_src[PATH_MAX];
 	char load_dst[PATH_MAX];
-	uint64_t *samples;		/* ns, faults_per_rep * reps */
-	struct stats *rep_stats;	/* ns, one per rep */
+	uint64_t *samples;		/* ns, [writer][rep][fault], in fault order */
+	uint64_t *scratch;		/* as many: the stats sort a copy */
+	struct stats *rep_stats;	/* ns, one per rep, all writers */
+	/*
+	 * -w N: the files of writers 1..N-1 (none with --same-file), each a
+	 * run of its own for the file fields, and one rep's samples of every
+	 * writer, shared with them.
+	 */
+	struct run *wfiles;
+	unsigned int nr_wfiles;
+	uint64_t *wsamples;
+	size_t wsamples_len;
 	bool dax;
 	bool vm_sync_seen;
 	const char *fs_name;
@@ -103,7 +118,13 @@ const char argp_program_doc[] =
 "MAP_SYNC, one timed store per page (per 2 MiB with --fault-size pmd).\n"
 "\n"
 "USAGE: faultlat -f FILE [-n PAGES] [-s STATE] [-S] [--fault-size pte|pmd]\n"
-"                [-l none|copy] [-r REPS] [-u|-N] [-j] [-v]\n"
+"                [-l none|copy] [-r REPS] [-w N [--same-file]] [-u|-N]\n"
+"                [-j] [-v]\n"
+"\n"
+"With -w N, N writer processes fault at once on the same filesystem, each\n"
+"on its own file (FILE, FILE.w1 .. FILE.wN-1) or, with --same-file, on its\n"
+"own slice of one file: the table is all their faults together, a line per\n"
+"writer follows.\n"
 "\n"
 "EXAMPLES:\n"
 "    faultlat -f /mnt/dax/f              # 512 faults, empty file, MAP_SHARED\n"
@@ -112,11 +133,15 @@ const char argp_program_doc[] =
 "    faultlat -f /mnt/dax/f -S -l copy   # with a file copy on the same fs\n"
 "    faultlat -f /mnt/dax/f -S -r 10 -j  # 10 repetitions, JSON output\n"
 "    faultlat -f /mnt/dax/f --fault-size pmd  # one fault per 2 MiB\n"
+"    faultlat -f /mnt/dax/f -S -w 4              # 4 writers, 4 files\n"
+"    faultlat -f /mnt/dax/f -S -w 4 --same-file  # 4 writers, one file\n"
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 not a DAX file, 4 kernel\n"
-"without MAP_SYNC, 5 MAP_SYNC refused (EOPNOTSUPP), 6 no space left,\n"
-"7 VM_SYNC state differs from the request, 11 FILE exists (not replaced),\n"
-"12 the kernel fell back from PMD to PTE faults.\n";
+"without MAP_SYNC, 5 MAP_SYNC refused (EOPNOTSUPP), 6 no space left (or\n"
+"SIGBUS on a store), 7 VM_SYNC state differs from the request, 11 FILE or\n"
+"a writer's FILE.wK exists (not replaced), 12 the kernel fell back from PMD\n"
+"to PTE faults. With -w, a failing writer's status is the run's (the\n"
+"lowest-numbered writer's if several fail).\n";
 
 enum {
 	OPT_FAULT_SIZE = 256,
@@ -125,6 +150,7 @@ enum {
 	OPT_KEEP,
 	OPT_JSON_OUT,
 	OPT_SAMPLES_OUT,
+	OPT_SAME_FILE,
 };
 
 static const struct argp_option opts[] = {
@@ -137,14 +163,18 @@ static const struct argp_option opts[] = {
 	{ "load", 'l', "none|copy", 0, "Background load: copy = a child copies a file on the same filesystem (default none)", 0 },
 	{ "load-size", OPT_LOAD_SIZE, "BYTES", 0, "Size of the file the load copies, K/M/G suffixes (default 16M)", 0 },
 	{ "reps", 'r', "N", 0, "Repeat the measurement N times with a fresh file (default 1)", 0 },
+	{ "writers", 'w', "N", 0, "Writer processes faulting at once, started together, each on its own "
+	  "file FILE, FILE.w1, ... in FILE's directory (1..64, default 1: no fork)", 0 },
+	{ "same-file", OPT_SAME_FILE, NULL, 0, "With -w N: one file of N times the size, writer K "
+	  "faulting its own slice of it", 0 },
 	{ "usecs", 'u', NULL, 0, "Text output in microseconds (default)", 0 },
 	{ "nsecs", 'N', NULL, 0, "Text output in nanoseconds", 0 },
 	{ "json", 'j', NULL, 0, "JSON output (latencies in ns, histogram in us)", 0 },
 	{ "json-out", OPT_JSON_OUT, "FILE", 0, "Also write the JSON document to FILE (one run, both views)", 0 },
 	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every fault's latency to FILE, in ns, "
-	  "space-separated on one line, in fault order (what the regression gate reads)", 0 },
+	  "space-separated on one line, in fault order, writer 0's first (what the regression gate reads)", 0 },
 	{ "label", OPT_LABEL, "TEXT", 0, "Scenario title, first line of the text output", 0 },
-	{ "keep", OPT_KEEP, NULL, 0, "Keep the file after a successful run", 0 },
+	{ "keep", OPT_KEEP, NULL, 0, "Keep the file (and the writers' files) after a successful run", 0 },
 	CLI_OPT_HELP,
 	{ 0 },
 };
@@ -183,6 +213,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (!cli_parse_u64(arg, 10, 1, MAX_REPS, &env.reps))
 			cli_usage_error("invalid --reps '%s' (1..%llu)", arg,
 					MAX_REPS);
+		break;
+	case 'w':
+		if (!cli_parse_u64(arg, 10, 1, MAX_WRITERS, &env.writers))
+			cli_usage_error("invalid --writers '%s' (1..%llu)", arg,
+					MAX_WRITERS);
+		break;
+	case OPT_SAME_FILE:
+		env.same_file = true;
 		break;
 	case 'u':
 		env.nsecs = false;
@@ -245,22 +283,16 @@ static int fill_file(int fd, uint64_t size, unsigned char byte)
 /* A new inode for every repetition: no state carries over. */
 static int create_fresh_file(struct run *r)
 {
+	int err;
+
 	if (r->fd >= 0) {
 		close(r->fd);
 		r->fd = -1;
 	}
 	/* Only our own file from the previous repetition, or when asked. */
-	if ((r->file_exists || env.target.replace) && unlink(env.target.path) && errno != ENOENT)
-		return cli_fail_errno(errno, "unlink %s", env.target.path);
-	r->file_exists = false;
-	r->fd = open(env.target.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (r->fd < 0 && errno == EEXIST)
-		return cli_fail(EXIT_FILE_EXISTS, "%s exists: faultlat works on a file of its own and "
-				"left it untouched (--replace removes it)", env.target.path);
-	if (r->fd < 0)
-		return cli_fail_errno(errno, "create %s", env.target.path);
-	r->file_exists = true;
-	return 0;
+	err = cli_target_create(r->path, r->file_exists || env.target.replace, &r->fd);
+	r->file_exists = !err;
+	return err;
 }
 
 static int prepare_file_state(struct run *r)
@@ -270,7 +302,7 @@ static int prepare_file_state(struct run *r)
 	switch (env.state) {
 	case STATE_EMPTY:
 		if (ftruncate(r->fd, (off_t)r->file_size))
-			return cli_fail_errno(errno, "ftruncate %s", env.target.path);
+			return cli_fail_errno(errno, "ftruncate %s", r->path);
 		break;
 	case STATE_PREALLOC:
 		/*
@@ -280,14 +312,14 @@ static int prepare_file_state(struct run *r)
 		 * piecewise by pwrite they fell back from PMD faults.
 		 */
 		if (fallocate(r->fd, 0, 0, (off_t)r->file_size))
-			return cli_fail_errno(errno, "fallocate %s", env.target.path);
+			return cli_fail_errno(errno, "fallocate %s", r->path);
 		err = fill_file(r->fd, r->file_size, 0xa5);
 		if (err)
-			return cli_fail_errno(err, "write %s", env.target.path);
+			return cli_fail_errno(err, "write %s", r->path);
 		break;
 	case STATE_FALLOCATED:
 		if (fallocate(r->fd, 0, 0, (off_t)r->file_size))
-			return cli_fail_errno(errno, "fallocate %s", env.target.path);
+			return cli_fail_errno(errno, "fallocate %s", r->path);
 		break;
 	}
 	/*
@@ -295,128 +327,16 @@ static int prepare_file_state(struct run *r)
 	 * timed fault would otherwise also pay for committing the preparation.
 	 */
 	if (fsync(r->fd))
-		return cli_fail_errno(errno, "fsync %s", env.target.path);
+		return cli_fail_errno(errno, "fsync %s", r->path);
 	return 0;
 }
 
 /* ---- DAX detection ---- */
 
-static bool options_contain_dax(const char *opts)
-{
-	char *copy = strdup(opts), *save = NULL;
-	bool found = false;
-
-	if (!copy)
-		return false;
-	for (char *tok = strtok_r(copy, ",", &save); tok && !found;
-	     tok = strtok_r(NULL, ",", &save))
-		found = strcmp(tok, "dax") == 0 || strcmp(tok, "dax=always") == 0;
-	free(copy);
-	return found;
-}
-
-/*
- * For kernels older than 5.8, which do not report STATX_ATTR_DAX: look for
- * a dax mount option on any mount of the file's device.
- */
-static int mountinfo_says_dax(dev_t dev, bool *dax)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL;
-	size_t cap = 0;
-
-	if (!f)
-		return errno;
-	*dax = false;
-	while (!*dax && getline(&line, &cap, f) > 0) {
-		char *mount_opts = NULL, *super_opts = NULL;
-		const char *sep = strstr(line, " - ");
-		unsigned int major_nr, minor_nr;
-
-		if (!sep || sscanf(line, "%*d %*d %u:%u %*s %*s %ms", &major_nr,
-				   &minor_nr, &mount_opts) != 3)
-			continue;
-		if (makedev(major_nr, minor_nr) == dev) {
-			if (sscanf(sep + 3, "%*s %*s %ms", &super_opts) != 1)
-				super_opts = NULL;
-			*dax = options_contain_dax(mount_opts) ||
-			       (super_opts && options_contain_dax(super_opts));
-		}
-		free(mount_opts);
-		free(super_opts);
-	}
-	free(line);
-	fclose(f);
-	return 0;
-}
-
-/* Sets *dax and *how (what decided it). Returns 0 or an errno. */
-static int detect_dax(int fd, bool *dax, const char **how)
-{
-	struct statx stx;
-	struct stat st;
-
-	/* stx_attributes is only meaningful where stx_attributes_mask says so. */
-	if (statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 &&
-	    (stx.stx_attributes_mask & STATX_ATTR_DAX)) {
-		*dax = stx.stx_attributes & STATX_ATTR_DAX;
-		*how = "statx STATX_ATTR_DAX";
-		return 0;
-	}
-	if (fstat(fd, &st))
-		return errno;
-	*how = "dax mount option in /proc/self/mountinfo";
-	return mountinfo_says_dax(st.st_dev, dax);
-}
-
-static const char *fs_type_name(int fd)
-{
-	static const struct {
-		unsigned long magic;
-		const char *name;
-	} types[] = {
-		{ 0xef53, "ext4" },	/* ext2/3/4 share it; only ext4 has MAP_SYNC */
-		{ 0x58465342, "xfs" },
-		{ 0x01021994, "tmpfs" },
-		{ 0x858458f6, "ramfs" },
-		{ 0x9123683e, "btrfs" },
-		{ 0xf2f52010, "f2fs" },
-		{ 0x794c7630, "overlayfs" },
-		{ 0x6969, "nfs" },
-		{ 0x65735546, "fuse" },
-	};
-	static char unknown[32];
-	struct statfs sfs;
-
-	if (fstatfs(fd, &sfs))
-		return "unknown";
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if ((unsigned long)sfs.f_type == types[i].magic)
-			return types[i].name;
-	snprintf(unknown, sizeof(unknown), "0x%lx", (unsigned long)sfs.f_type);
-	return unknown;
-}
-
 static int check_target(struct run *r)
 {
-	const char *how = "";
-	int err = detect_dax(r->fd, &r->dax, &how);
-
-	r->fs_name = fs_type_name(r->fd);
-	if (env.target.no_dax_check) {
-		if (err)
-			r->dax = false;
-		cli_verbose("%s: dax=%d (%s), fs %s, check skipped", env.target.path,
-			    r->dax, how, r->fs_name);
-		return 0;
-	}
-	if (err)
-		return cli_fail_errno(err, "%s: cannot tell whether it is DAX", env.target.path);
-	if (!r->dax)
-		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (%s: no; fs %s)",
-				env.target.path, how, r->fs_name);
-	cli_verbose("%s: DAX (%s), fs %s", env.target.path, how, r->fs_name);
-	return 0;
+	return daxfile_check(r->fd, env.target.path, env.target.no_dax_check,
+			     &r->dax, &r->fs_name);
 }
 
 /* ---- background load ---- */
@@ -613,19 +533,6 @@ static int stop_load(struct run *r, bool check)
 
 /* ---- mapping ---- */
 
-static int fail_mmap(int err)
-{
-	if (env.target.map_sync && err == EINVAL)
-		return cli_fail(EXIT_NO_MAP_SYNC,
-				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SHARED_VALIDATE/MAP_SYNC (needs Linux 4.15+)",
-				env.target.path);
-	if (env.target.map_sync && err == EOPNOTSUPP)
-		return cli_fail(EXIT_SYNC_REFUSED,
-				"mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not a DAX file on synchronous persistent memory)",
-				env.target.path);
-	return cli_fail_errno(err, "mmap %s", env.target.path);
-}
-
 /*
  * Map the file at a 2 MiB-aligned address: a PMD fault needs the virtual
  * address and the file offset congruent modulo 2 MiB, and asking for it
@@ -651,7 +558,7 @@ static int map_file(struct run *r)
 		int err = errno;
 
 		munmap(reserve, reserve_len);
-		return fail_mmap(err);
+		return mapsync_fail_mmap(r->path, env.target.map_sync, err);
 	}
 	/* Give back the unused head and tail of the reservation. */
 	if (aligned > reserve)
@@ -684,7 +591,7 @@ static int force_pte_faults(struct run *r)
 		cli_verbose("madvise(MADV_NOHUGEPAGE): EINVAL, kernel without THP: PTE faults anyway");
 		return 0;
 	}
-	return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", env.target.path);
+	return cli_fail_errno(errno, "madvise MADV_NOHUGEPAGE %s", r->path);
 }
 
 /* VM_SYNC must be there exactly when asked for; -v shows the VmFlags. */
@@ -696,7 +603,7 @@ static int check_vm_sync(struct run *r)
 	if (err)
 		return err;
 	cli_verbose("mapping VmFlags:%s", flags);
-	return mapsync_expect_vm_sync(env.target.path, env.target.map_sync, r->vm_sync_seen);
+	return mapsync_expect_vm_sync(r->path, env.target.map_sync, r->vm_sync_seen);
 }
 
 /* ---- measurement ---- */
@@ -716,7 +623,7 @@ static int time_faults(struct run *r, uint64_t *samples)
 		cli_sigbus_armed = 0;
 		return cli_fail(EXIT_NO_SPACE,
 				"store to offset %zu of %s: SIGBUS: no block could be allocated (filesystem full?)",
-				fault * r->stride, env.target.path);
+				r->slice_off + fault * r->stride, r->path);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);	/* warm the vDSO path */
 	cli_sigbus_armed = 1;
@@ -772,8 +679,37 @@ static int check_fault_size(struct run *r)
 	if (wrong)
 		return cli_fail(EXIT_FAULT_SIZE, "%zu of %zu PMD faults on %s fell back to 4 KiB pages "
 				"(extents not 2 MiB aligned? see fs_mkfs in vm/guest/lib.sh)",
-				wrong, r->faults_per_rep, env.target.path);
+				wrong, r->faults_per_rep, r->path);
 	return 0;
+}
+
+/* The file as a repetition starts: in its state, mapped, checked. */
+static int map_ready_file(struct run *r)
+{
+	int err;
+
+	if ((err = prepare_file_state(r)) || (err = map_file(r)) ||
+	    (err = force_pte_faults(r)) || (err = check_vm_sync(r)))
+		return err;
+	return 0;
+}
+
+/* Stats of @n samples; a copy is sorted, the samples stay in fault order. */
+static void stats_of(struct run *r, const uint64_t *v, size_t n, uint64_t divisor,
+		     struct stats *st)
+{
+	memcpy(r->scratch, v, n * sizeof(*v));
+	stats_compute(r->scratch, n, divisor, st);
+}
+
+/* Repetition @rep's summary in ns, of its @n samples @v (all writers'). */
+static void summarize_rep(struct run *r, unsigned int rep, const uint64_t *v, size_t n)
+{
+	stats_of(r, v, n, 1, &r->rep_stats[rep]);
+	cli_verbose("rep %u/%llu: %zu faults, avg %llu ns, median %llu ns", rep + 1,
+		    (unsigned long long)env.reps, n,
+		    (unsigned long long)r->rep_stats[rep].avg,
+		    (unsigned long long)r->rep_stats[rep].median);
 }
 
 static int measure_rep(struct run *r, unsigned int rep)
@@ -781,19 +717,254 @@ static int measure_rep(struct run *r, unsigned int rep)
 	uint64_t *samples = r->samples + (size_t)rep * r->faults_per_rep;
 	int err;
 
-	if ((err = prepare_file_state(r)) || (err = map_file(r)) ||
-	    (err = force_pte_faults(r)) || (err = check_vm_sync(r)) ||
+	if ((err = map_ready_file(r)) ||
 	    (err = time_faults(r, samples)) || (err = check_fault_size(r)))
 		return err;
 	unmap_file(r);
 	if (cli_stop_signal)
 		return fail_interrupted();
-	/* Per-rep summary in ns; sorting this slice does not matter later. */
-	stats_compute(samples, r->faults_per_rep, 1, &r->rep_stats[rep]);
-	cli_verbose("rep %u/%llu: %zu faults, avg %llu ns, median %llu ns", rep + 1,
-		    (unsigned long long)env.reps, r->faults_per_rep,
-		    (unsigned long long)r->rep_stats[rep].avg,
-		    (unsigned long long)r->rep_stats[rep].median);
+	summarize_rep(r, rep, samples, r->faults_per_rep);
+	return 0;
+}
+
+/* ---- concurrent writers (-w N) ---- */
+
+/*
+ * The writers' files FILE.w1 .. FILE.wN-1, each a run of its own for the
+ * file fields (none with --same-file: FILE is N times the size), and the
+ * samples of one repetition, shared with the writer processes.
+ */
+static int plan_writers(struct run *r)
+{
+	size_t len = (size_t)env.writers * r->faults_per_rep * sizeof(*r->wsamples);
+
+	if (env.writers == 1)
+		return 0;
+	r->wsamples = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r->wsamples == MAP_FAILED) {
+		r->wsamples = NULL;
+		return cli_fail_errno(errno, "mmap %zu bytes of shared samples", len);
+	}
+	r->wsamples_len = len;
+	if (env.same_file) {
+		r->file_size *= env.writers;
+		return 0;
+	}
+	r->wfiles = calloc(env.writers - 1, sizeof(*r->wfiles));
+	if (!r->wfiles)
+		return cli_fail_errno(ENOMEM, "allocate %llu writers", (unsigned long long)env.writers);
+	for (; r->nr_wfiles < env.writers - 1; r->nr_wfiles++) {
+		struct run *f = &r->wfiles[r->nr_wfiles];
+		char *path;
+
+		if (asprintf(&path, "%s.w%u", env.target.path, r->nr_wfiles + 1) < 0)
+			return cli_fail_errno(ENOMEM, "writer %u's file name", r->nr_wfiles + 1);
+		f->path = path;
+		f->fd = -1;
+		f->file_size = r->file_size;
+		f->stride = r->stride;
+		f->faults_per_rep = r->faults_per_rep;
+	}
+	return 0;
+}
+
+/* The writers' files, new for each repetition like FILE. */
+static int create_writer_files(struct run *r)
+{
+	int err = 0;
+
+	for (unsigned int k = 0; !err && k < r->nr_wfiles; k++)
+		err = create_fresh_file(&r->wfiles[k]);
+	return err;
+}
+
+/* Unmap and close the writers' files, unlink them with @remove; free all. */
+static void free_writers(struct run *r, bool remove)
+{
+	for (unsigned int k = 0; k < r->nr_wfiles; k++) {
+		struct run *f = &r->wfiles[k];
+
+		unmap_file(f);
+		if (f->fd >= 0)
+			close(f->fd);
+		if (f->file_exists && remove)
+			unlink(f->path);
+		free((char *)f->path);
+	}
+	free(r->wfiles);
+	if (r->wsamples)
+		munmap(r->wsamples, r->wsamples_len);
+}
+
+/*
+ * Writer @k: its stores to its own file, or slice of FILE, as time_faults
+ * makes them in-process; the mapping came with fork, VM_SYNC and
+ * MADV_NOHUGEPAGE included. It waits at the barrier (EOF once the parent
+ * has forked them all) and exits with the suite's code. Its one-line error
+ * goes to @err_fd: the parent shows the first failing writer's only. Stop
+ * signals just set its own flag: the parent stops the writers.
+ */
+static void __attribute__((noreturn))
+writer_child(struct run *r, unsigned int k, int barrier_fd, int err_fd, pid_t parent)
+{
+	struct run *f = env.same_file || k == 0 ? r : &r->wfiles[k - 1];
+	uint64_t *samples = r->wsamples + (size_t)k * r->faults_per_rep;
+	static char prog[64];
+	char byte;
+	int err;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(EXIT_RUNTIME);
+	dup2(err_fd, STDERR_FILENO);
+	snprintf(prog, sizeof(prog), "%s: writer %u", cli_prog, k);
+	cli_prog = prog;
+	if (env.same_file) {
+		f->slice_off = k * r->faults_per_rep * r->stride;
+		f->map += f->slice_off;
+	}
+	/* Fault the sample pages in now, not between two timed stores. */
+	memset(samples, 0, r->faults_per_rep * sizeof(*samples));
+	while (read(barrier_fd, &byte, 1) < 0 && errno == EINTR)
+		;
+	err = time_faults(f, samples);
+	if (!err)
+		err = check_fault_size(f);	/* pagemap: this process's page tables */
+	_exit(err);
+}
+
+/* Fork writer @k; what it prints on stderr comes back on *err_fd. */
+static int fork_writer(struct run *r, unsigned int k, const int barrier[2],
+		       pid_t *pid, int *err_fd)
+{
+	pid_t parent = getpid();
+	int err_pipe[2];
+
+	if (pipe2(err_pipe, O_CLOEXEC))
+		return cli_fail_errno(errno, "pipe");
+	*pid = fork();
+	if (*pid < 0) {
+		int err = errno;
+
+		close(err_pipe[0]);
+		close(err_pipe[1]);
+		return cli_fail_errno(err, "fork writer %u", k);
+	}
+	if (*pid == 0) {
+		close(barrier[1]);
+		close(err_pipe[0]);
+		writer_child(r, k, barrier[0], err_pipe[1], parent);
+	}
+	close(err_pipe[1]);
+	*err_fd = err_pipe[0];
+	return 0;
+}
+
+static void kill_writers(const pid_t *pids, unsigned int from, unsigned int n)
+{
+	for (unsigned int k = from; k < n; k++)
+		kill(pids[k], SIGKILL);
+}
+
+/*
+ * 0 when writer @k exited 0, else its exit code after relaying the line
+ * it printed, or EXIT_RUNTIME and how it died.
+ */
+static int writer_status(unsigned int k, int status, int err_fd)
+{
+	char msg[1024];
+	ssize_t len;
+
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	len = read(err_fd, msg, sizeof(msg) - 1);
+	if (len > 0 && WIFEXITED(status)) {
+		msg[len] = '\0';
+		msg[strcspn(msg, "\n")] = '\0';
+		fprintf(stderr, "%s\n", msg);
+		return WEXITSTATUS(status);
+	}
+	if (WIFSIGNALED(status))
+		return cli_fail(EXIT_RUNTIME, "writer %u: killed by signal %d (%s)", k,
+				WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return cli_fail(WEXITSTATUS(status), "writer %u: exit %d, no message", k,
+			WEXITSTATUS(status));
+}
+
+/*
+ * Reap writers 0..@n-1 in order; once @err is set (a failed start, a
+ * failing writer) or a stop signal came, kill the rest first. Returns the
+ * first failing writer's code, or fail_interrupted() on a stop signal.
+ */
+static int wait_writers(const pid_t *pids, const int *err_fds, unsigned int n, int err)
+{
+	bool killed = false;
+
+	for (unsigned int k = 0; k < n; k++) {
+		int status = 0;
+		pid_t waited;
+
+		do {
+			if (!killed && (err || cli_stop_signal)) {
+				kill_writers(pids, k, n);
+				killed = true;
+			}
+			waited = waitpid(pids[k], &status, 0);
+		} while (waited < 0 && errno == EINTR);
+		if (waited < 0 && !err)
+			err = cli_fail_errno(errno, "wait for writer %u", k);
+		else if (!killed)
+			err = writer_status(k, status, err_fds[k]);
+		close(err_fds[k]);
+	}
+	if (!err && cli_stop_signal)
+		return fail_interrupted();
+	return err;
+}
+
+/* Fork the writers, open the barrier so that they start together, wait. */
+static int run_writers(struct run *r)
+{
+	pid_t pids[MAX_WRITERS];
+	int err_fds[MAX_WRITERS], barrier[2], err = 0;
+	unsigned int n = 0;
+
+	if (pipe2(barrier, O_CLOEXEC))
+		return cli_fail_errno(errno, "pipe");
+	while (!err && n < env.writers)
+		if (!(err = fork_writer(r, n, barrier, &pids[n], &err_fds[n])))
+			n++;
+	if (!err) {
+		close(barrier[1]);	/* EOF at the barrier: all go */
+		barrier[1] = -1;
+	}
+	err = wait_writers(pids, err_fds, n, err);	/* killed at the barrier on err */
+	if (barrier[1] >= 0)
+		close(barrier[1]);
+	close(barrier[0]);
+	return err;
+}
+
+/* One repetition with -w N: every writer faults its own file or slice at once. */
+static int measure_rep_writers(struct run *r, unsigned int rep)
+{
+	size_t n = r->faults_per_rep;
+	int err = map_ready_file(r);
+
+	for (unsigned int k = 0; !err && k < r->nr_wfiles; k++)
+		err = map_ready_file(&r->wfiles[k]);
+	if (err || (err = run_writers(r)))
+		return err;
+	unmap_file(r);
+	for (unsigned int k = 0; k < r->nr_wfiles; k++)
+		unmap_file(&r->wfiles[k]);
+	if (cli_stop_signal)
+		return fail_interrupted();
+	/* r->samples is [writer][rep][fault]: each writer's faults together. */
+	for (unsigned int k = 0; k < env.writers; k++)
+		memcpy(r->samples + ((size_t)k * env.reps + rep) * n,
+		       r->wsamples + (size_t)k * n, n * sizeof(*r->samples));
+	summarize_rep(r, rep, r->wsamples, n * env.writers);
 	return 0;
 }
 
@@ -801,47 +972,100 @@ static int measure_rep(struct run *r, unsigned int rep)
 
 static void default_label(char *buf, size_t len)
 {
-	snprintf(buf, len, "File %s, %s, %s%s:", state_words[env.state],
+	char writers[48] = "";
+
+	if (env.writers > 1)
+		snprintf(writers, sizeof(writers), ", %llu writers%s",
+			 (unsigned long long)env.writers, env.same_file ? " on one file" : "");
+	snprintf(buf, len, "File %s, %s, %s%s%s:", state_words[env.state],
 		 env.load == LOAD_COPY ? "background load" : "no background load",
 		 env.target.map_sync ? "MAP_SYNC" : "no MAP_SYNC",
-		 env.fault_size == FAULT_PMD ? ", PMD faults" : "");
+		 env.fault_size == FAULT_PMD ? ", PMD faults" : "", writers);
 }
 
+/* Every writer's every fault: the samples of the run. */
+static size_t total_samples(const struct run *r)
+{
+	return r->faults_per_rep * env.reps * env.writers;
+}
+
+static void print_tail(const struct stats *st)
+{
+	printf("median=%llu p99=%llu p99.9=%llu max=%llu", (unsigned long long)st->median,
+	       (unsigned long long)st->p99, (unsigned long long)st->p999,
+	       (unsigned long long)st->max);
+}
+
+/*
+ * The letter's table of all writers' faults together, then its tail, and
+ * one line per writer with -w. faults= counts one repetition, of every
+ * writer (results/report.sh multiplies by reps=).
+ */
 static int print_text(struct run *r, const char *label)
 {
 	uint64_t divisor = env.nsecs ? 1 : 1000;
-	size_t total = r->faults_per_rep * env.reps;
+	size_t per_writer = r->faults_per_rep * env.reps;
 	struct stats st;
 	struct hist h;
 
 	hist_init(&h);
-	hist_add_samples(&h, r->samples, total, divisor);
-	stats_compute(r->samples, total, divisor, &st);
+	hist_add_samples(&h, r->samples, total_samples(r), divisor);
+	stats_of(r, r->samples, total_samples(r), divisor, &st);
 
 	printf("%s\n", label);
 	hist_print_letter(stdout, &st, &h, env.nsecs ? "ns" : "us");
-	printf("median=%llu p99=%llu faults=%zu reps=%llu\n",
-	       (unsigned long long)st.median, (unsigned long long)st.p99,
-	       r->faults_per_rep, (unsigned long long)env.reps);
+	print_tail(&st);
+	printf(" faults=%zu reps=%llu", r->faults_per_rep * env.writers,
+	       (unsigned long long)env.reps);
+	if (env.writers > 1)
+		printf(" writers=%llu", (unsigned long long)env.writers);
+	putchar('\n');
+	for (unsigned int k = 0; env.writers > 1 && k < env.writers; k++) {
+		stats_of(r, r->samples + k * per_writer, per_writer, divisor, &st);
+		printf("writer %u: ", k);
+		print_tail(&st);
+		printf(" faults=%zu\n", r->faults_per_rep);
+	}
 	if (fflush(stdout) || ferror(stdout))
 		return cli_fail_errno(errno ? errno : EIO, "write stdout");
 	return 0;
 }
 
+/* -w N: each writer's faults (all repetitions) and their summary in ns. */
+static void json_writers_detail(struct json_writer *w, struct run *r)
+{
+	size_t per_writer = r->faults_per_rep * env.reps;
+	struct stats st;
+
+	json_key(w, "writers_detail");
+	json_begin_array(w);
+	for (unsigned int k = 0; k < env.writers; k++) {
+		stats_of(r, r->samples + k * per_writer, per_writer, 1, &st);
+		json_begin_object(w);
+		json_kv_uint(w, "writer", k);
+		json_kv_uint(w, "faults", per_writer);
+		json_kv_uint(w, "median", st.median);
+		json_kv_uint(w, "p99", st.p99);
+		json_kv_uint(w, "p999", st.p999);
+		json_kv_uint(w, "max", st.max);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 static int print_json(struct run *r, const char *label, FILE *out)
 {
-	size_t total = r->faults_per_rep * env.reps;
+	size_t total = total_samples(r);
 	struct json_writer w;
 	struct utsname uts;
 	struct stats st;
 	struct hist h_us;
-	int first, last;
 
 	if (uname(&uts))
 		strcpy(uts.release, "unknown");
 	hist_init(&h_us);
 	hist_add_samples(&h_us, r->samples, total, 1000);
-	stats_compute(r->samples, total, 1, &st);
+	stats_of(r, r->samples, total, 1, &st);
 
 	json_init(&w, out);
 	json_begin_object(&w);
@@ -853,8 +1077,9 @@ static int print_json(struct run *r, const char *label, FILE *out)
 	json_kv_string(&w, "path", env.target.path);
 	json_kv_bool(&w, "dax", r->dax);
 	json_kv_uint(&w, "pages", env.pages);
-	/* What was really mapped and faulted: -n rounded up to whole PMDs. */
-	json_kv_uint(&w, "pages_mapped", r->file_size / (size_t)sysconf(_SC_PAGESIZE));
+	/* What each writer really mapped and faulted: -n rounded up to whole PMDs. */
+	json_kv_uint(&w, "pages_mapped",
+		     r->faults_per_rep * r->stride / (size_t)sysconf(_SC_PAGESIZE));
 	json_kv_bool(&w, "fault_size_verified", true);
 	json_kv_string(&w, "state", state_names[env.state]);
 	json_kv_bool(&w, "map_sync", env.target.map_sync);
@@ -862,28 +1087,21 @@ static int print_json(struct run *r, const char *label, FILE *out)
 	json_kv_string(&w, "fault_size", fault_size_names[env.fault_size]);
 	json_kv_string(&w, "load", load_names[env.load]);
 	json_kv_uint(&w, "reps", env.reps);
+	json_kv_uint(&w, "writers", env.writers);
+	json_kv_bool(&w, "same_file", env.same_file);
+	/* Every writer's; faults_per_rep is the text's faults= */
 	json_kv_uint(&w, "faults", total);
-	json_kv_uint(&w, "faults_per_rep", r->faults_per_rep);
+	json_kv_uint(&w, "faults_per_rep", r->faults_per_rep * env.writers);
 	json_kv_string(&w, "unit", "ns");
 	json_kv_uint(&w, "min", st.min);
 	json_kv_uint(&w, "avg", st.avg);
 	json_kv_uint(&w, "median", st.median);
 	json_kv_uint(&w, "p99", st.p99);
+	json_kv_uint(&w, "p999", st.p999);
 	json_kv_uint(&w, "max", st.max);
-
-	/* Same bucket range as the text table: first to last non-empty. */
-	json_key(&w, "hist");
-	json_begin_array(&w);
-	first = hist_first_slot(&h_us);
-	last = hist_last_slot(&h_us);
-	for (int i = first; first >= 0 && i <= last; i++) {
-		json_begin_object(&w);
-		json_kv_uint(&w, "lo", hist_slot_lo(i));
-		json_kv_uint(&w, "hi", hist_slot_hi(i));
-		json_kv_uint(&w, "count", h_us.slots[i]);
-		json_end_object(&w);
-	}
-	json_end_array(&w);
+	hist_json(&w, &h_us);
+	if (env.writers > 1)
+		json_writers_detail(&w, r);
 
 	json_key(&w, "reps_detail");
 	json_begin_array(&w);
@@ -913,12 +1131,11 @@ static int write_json_file(struct run *r, const char *label)
 
 static int write_samples_file(const struct run *r)
 {
-	size_t total = r->faults_per_rep * env.reps;
 	FILE *out = fopen(env.samples_out, "w");
 
 	if (!out)
 		return cli_fail_errno(errno, "open %s", env.samples_out);
-	samples_line(out, NULL, r->samples, total);
+	samples_line(out, NULL, r->samples, total_samples(r));
 	/* Both run: a write error must not leak the stream. */
 	if (ferror(out) | fclose(out))
 		return cli_fail_errno(errno ? errno : EIO, "write %s", env.samples_out);
@@ -948,11 +1165,13 @@ static int size_the_run(struct run *r)
 	}
 	r->faults_per_rep = r->file_size / r->stride;
 
-	if (__builtin_mul_overflow(r->faults_per_rep, (size_t)env.reps, &total))
-		return cli_fail(EXIT_RUNTIME, "pages x reps: too many samples");
+	if (__builtin_mul_overflow(r->faults_per_rep, (size_t)env.reps, &total) ||
+	    __builtin_mul_overflow(total, (size_t)env.writers, &total))
+		return cli_fail(EXIT_RUNTIME, "pages x reps x writers: too many samples");
 	r->samples = calloc(total, sizeof(*r->samples));
+	r->scratch = calloc(total, sizeof(*r->scratch));
 	r->rep_stats = calloc(env.reps, sizeof(*r->rep_stats));
-	if (!r->samples || !r->rep_stats)
+	if (!r->samples || !r->scratch || !r->rep_stats)
 		return cli_fail_errno(ENOMEM, "allocate %zu samples", total);
 	/* Touch the sample buffer now, not between two timed stores. */
 	memset(r->samples, 0, total * sizeof(*r->samples));
@@ -962,11 +1181,12 @@ static int size_the_run(struct run *r)
 int main(int argc, char **argv)
 {
 	struct run r = { .fd = -1, .load_report_fd = -1, .fs_name = "unknown" };
-	char default_label_buf[96];
+	char default_label_buf[128];
 	const char *label;
 	int err;
 
 	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
+	r.path = env.target.path;
 	label = env.label;
 	if (!label) {
 		default_label(default_label_buf, sizeof(default_label_buf));
@@ -974,15 +1194,18 @@ int main(int argc, char **argv)
 	}
 
 	if ((err = cli_install_signal_handlers()) || (err = size_the_run(&r)) ||
-	    (err = create_fresh_file(&r)) || (err = check_target(&r)))
+	    (err = plan_writers(&r)) || (err = create_fresh_file(&r)) ||
+	    (err = check_target(&r)) || (err = create_writer_files(&r)))
 		goto cleanup;
 	if (env.load == LOAD_COPY && (err = start_load(&r)))
 		goto cleanup;
 
 	for (unsigned int rep = 0; rep < env.reps; rep++) {
-		if (rep > 0 && (err = create_fresh_file(&r)))
+		if (rep > 0 && ((err = create_fresh_file(&r)) || (err = create_writer_files(&r))))
 			goto cleanup;
-		if ((err = measure_rep(&r, rep)))
+		/* One writer: in-process, as before -w, for comparable numbers. */
+		err = env.writers > 1 ? measure_rep_writers(&r, rep) : measure_rep(&r, rep);
+		if (err)
 			goto cleanup;
 	}
 	if ((err = stop_load(&r, true)))
@@ -1001,7 +1224,9 @@ cleanup:
 		close(r.fd);
 	if (r.file_exists && (err || !env.keep))
 		unlink(env.target.path);
+	free_writers(&r, err || !env.keep);
 	free(r.samples);
+	free(r.scratch);
 	free(r.rep_stats);
 	return err;
 }
