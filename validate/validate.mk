@@ -8,9 +8,11 @@
 # Produces:
 #   $(O)/bin/syncorder               static, runs in the guest
 #   $(O)/bin/syncstress              static, same-inode concurrency workload
+#   $(O)/bin/mapconform              static, one probe of the MAP_SYNC interface
 #   $(KOUT)/mutants/mapsync_mutant.ko  built against the guest kernel's headers
 #   $(O)/tests/test_syncorder        host unit test of the state machine
-# and the target check-syncorder (the guest job tests/guest/syncorder.sh).
+# and the targets check-syncorder (the guest job tests/guest/syncorder.sh)
+# and check-conformance (tests/guest/conformance.sh: the interface matrix).
 #   GUEST_HEADERS=dir   kernel headers/build tree for the module (default:
 #                       the guest kernel's, unpacked by vm/fetch-kernel.sh)
 
@@ -19,11 +21,12 @@ validate_saved_goal := $(.DEFAULT_GOAL)
 
 SYNCORDER := $(O)/bin/syncorder
 SYNCSTRESS := $(O)/bin/syncstress
+MAPCONFORM := $(O)/bin/mapconform
 MUTANT_KO := $(KOUT)/mutants/mapsync_mutant.ko
 SYNCORDER_OBJS := $(O)/validate/syncorder.o $(O)/validate/syncorder_check.o $(PROBE_OBJS)
 SYNCORDER_HDRS := validate/syncorder.h validate/syncorder_check.h
 
-all: $(SYNCORDER) $(SYNCSTRESS) $(MUTANT_KO)
+all: $(SYNCORDER) $(SYNCSTRESS) $(MAPCONFORM) $(MUTANT_KO)
 
 $(O)/validate:
 	$(Q)mkdir -p $@
@@ -54,6 +57,11 @@ $(SYNCORDER): $(SYNCORDER_OBJS) $(LIB_OBJS) | $(O)/bin
 $(SYNCSTRESS): validate/syncstress.c $(LIB_HDRS) | $(O)/bin
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -static -pthread $< -o $@
+
+# The interface conformance matrix's probe (tests/guest/conformance.sh).
+$(MAPCONFORM): validate/mapconform.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) -static $< $(LIB_OBJS) -o $@
 
 # The state machine's unit test links syncorder_check.o (and the fault
 # classes' names, no libbpf): this rule wins over the generic tests/unit one.
@@ -92,3 +100,10 @@ $(O)/tests/checker-rules/test_syncorder-%: tests/unit/test_syncorder.c validate/
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -O0 -DSC_RULE_OFF=SC_R_$* -Ivalidate -Ibpf/probe $< validate/syncorder_check.c $(KINDS_OBJ) \
 		$(LIB_OBJS) -o $@
+
+# The interface conformance matrix (tests/guest/conformance.sh): one boot,
+# $(CHECK)/guest-conformance.tap.
+.PHONY: check-conformance
+check-conformance: $(SYNCORDER) $(MAPCONFORM) $(INITRD) $(QEMU_STAMP) | $(CHECK)
+	@echo '  TEST     MAP_SYNC interface conformance matrix (QEMU $(ACCEL), kernel $(GUEST_KVER))'
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh conformance

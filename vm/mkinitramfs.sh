@@ -71,7 +71,8 @@ cp "$top/lib/ktap.sh" "$top/lib/exitcodes.sh" "$top/lib/exitcodes.h" "$top/lib/s
 cp "$top/bench/scenarios.txt" "$stage/suite/bench/"
 mkdir -p "$stage/suite/validate/mutants"
 cp "$top/validate/mutants/mutants.txt" "$stage/suite/validate/mutants/"
-cp "$top/validate/workloads.txt" "$top/validate/known-bugs.txt" "$stage/suite/validate/"
+cp "$top/validate/workloads.txt" "$top/validate/known-bugs.txt" "$top/validate/conformance.txt" \
+	"$top/validate/conformance.sh" "$stage/suite/validate/"
 cp "$here/guest/lib.sh" "$here/guest/filesystems.txt" "$stage/suite/vm/guest/"
 chmod +x "$stage/init"
 echo "$kver" > "$stage/etc/kernel-version"
