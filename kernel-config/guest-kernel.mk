@@ -10,7 +10,7 @@
 # modules.dep: run 'make modules_install INSTALL_MOD_PATH=DIR' then
 # MODULES=DIR/lib/modules/VERSION). Check that kernel first:
 #   sh kernel-config/check-config.sh path/to/linux/.config
-KERNELS := $(shell awk '!/^\#/ && NF {print $$1}' kernel-config/kernels.txt)
+KERNELS := $(shell awk 'substr($$0, 1, 1) != "\043" && NF {print $$1}' kernel-config/kernels.txt)
 DEFAULT_GUEST := $(firstword $(KERNELS))
 GUEST ?= $(DEFAULT_GUEST)
 ifeq ($(filter $(GUEST),$(KERNELS)),)
