@@ -72,6 +72,9 @@ endif
 PAGES ?= 512
 REPS ?= 1
 KERNEL_VIEW ?= 1
+# make reproduce's extra tables (persist cost, concurrency tail, conformance).
+EXTRA ?= 1
+PERSIST_WRITES ?= 1000
 ROUNDS ?= 10
 # Empty: the overhead set of bench/scenarios.txt.
 OVERHEAD_SCENARIOS ?=
@@ -91,9 +94,9 @@ UNIT_SH := $(wildcard tests/unit/test-*.sh)
 # KERNEL_TAPS: what depends on the guest kernel, its config checked first.
 HOST_TAPS = $(patsubst $(O)/tests/%,$(CHECK)/unit-%.tap,$(UNIT_BINS)) \
 	$(patsubst tests/unit/%.sh,$(CHECK)/unit-%.tap,$(UNIT_SH))
-KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder crash-check
+KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder check-conformance check-persist crash-check
 KERNEL_TAPS = $(CHECK)/guest-kernel-config.tap $(CHECK)/guest-check.tap $(CHECK)/guest-bpf.tap \
-	$(CHECK)/guest-syncorder.tap $(CHECK)/crash.tap $(CHECK)/runner.tap
+	$(CHECK)/guest-syncorder.tap $(CHECK)/guest-conformance.tap $(CHECK)/guest-persist.tap $(CHECK)/crash.tap $(CHECK)/runner.tap
 
 .PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
 all: $(BENCH_BINS) $(UNIT_BINS)
@@ -108,14 +111,15 @@ help:
 	@echo 'make            build the benchmark, tools and unit tests into $(O)/'
 	@echo 'make deps       install the missing Debian packages (root)'
 	@echo 'make check      host unit tests, guest kernel config check, guest tests in QEMU'
-	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s'
+	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s;'
+	@echo '                then persist cost, the tail under concurrent writers, the MAP_SYNC conformance matrix (EXTRA=0: not)'
 	@echo 'make check-kernels      the guest half of make check on every kernel of kernel-config/kernels.txt'
 	@echo 'make reproduce-kernels  the reproduce scenarios on every kernel, interleaved; one cross-kernel table'
 	@echo 'make kernel-source GUEST=6.12; make kernel KSRC=.output/src/6.12/linux-source-6.12   build your own'
 	@echo 'make gate-run; make baseline; make gate BASE=RUN NEW=RUN   the regression gate (gate-aa, gate-power, gate-kernels: its studies)'
 	@echo 'make clean      remove $(O)/'
 	@echo 'Variables: V=1 (verbose), GUEST=NAME (guest kernel, one of: $(KERNELS)), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel),'
-	@echo '  ACCEL=tcg|kvm, PAGES, REPS, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS, MEASURE=icount|wall, BOOTS, GATE_ROUNDS, DELAY_NS'
+	@echo '  ACCEL=tcg|kvm, PAGES, REPS, EXTRA, PERSIST_WRITES, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS, MEASURE=icount|wall, BOOTS, GATE_ROUNDS, DELAY_NS'
 
 deps:
 	$(Q)sh mk/deps.sh
@@ -158,7 +162,8 @@ $(O)/kernels/%/.complete: kernel-config/kernels.txt vm/fetch-kernel.sh vm/privat
 
 initramfs: $(INITRD)
 $(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt \
-	validate/mutants/mutants.txt validate/workloads.txt validate/known-bugs.txt vm/guest/filesystems.txt lib/filesystems.sh
+	validate/mutants/mutants.txt validate/workloads.txt validate/known-bugs.txt validate/conformance.txt validate/conformance.sh \
+	vm/guest/filesystems.txt lib/filesystems.sh
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 
@@ -181,20 +186,23 @@ check-all: all $(INITRD)
 	$(Q)$(MAKE) --no-print-directory -k check-host $(KERNEL_CHECKS) check-smoke; \
 	sh tests/summary.sh $(HOST_TAPS) $(KERNEL_TAPS) $(SMOKE_TAPS)
 
-# The other guest kernels, smoke only (tests/guest/smoke.sh: boot, fsdax,
-# one MAP_SYNC run under daxlat and one under syncorder, on ext4 and xfs):
-# one boot each, its config checked first. SMOKE_KERNELS= skips them; none
+# The other guest kernels, smoke (tests/guest/smoke.sh: boot, fsdax, one
+# MAP_SYNC run under daxlat and one under syncorder, on ext4 and xfs) and
+# the interface conformance matrix (tests/guest/conformance.sh): two boots
+# each, the kernel's config checked first. SMOKE_KERNELS= skips them; none
 # with KERNEL= (your own kernel is the one under test).
 SMOKE_KERNELS ?= $(if $(KERNEL),,$(filter-out $(GUEST),$(KERNELS)))
-SMOKE_TAPS = $(foreach k,$(SMOKE_KERNELS),$(CHECK)/smoke-$(k)-config.tap $(CHECK)/smoke-$(k).tap)
+SMOKE_TAPS = $(foreach k,$(SMOKE_KERNELS),$(CHECK)/smoke-$(k)-config.tap $(CHECK)/smoke-$(k).tap \
+	$(CHECK)/conformance-$(k).tap)
 .PHONY: check-smoke check-smoke-one
 check-smoke: | $(CHECK)
 	$(Q)for k in $(SMOKE_KERNELS); do \
 		$(MAKE) --no-print-directory GUEST=$$k CHECK=$(CHECK) check-smoke-one; done
-check-smoke-one: $(DAXLAT) $(SYNCORDER) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
-	@echo '  TEST     smoke on kernel $(GUEST): $(GUEST_KVER) (QEMU $(ACCEL))'
+check-smoke-one: $(DAXLAT) $(SYNCORDER) $(MAPCONFORM) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
+	@echo '  TEST     smoke and conformance on kernel $(GUEST): $(GUEST_KVER) (QEMU $(ACCEL))'
 	$(Q)$(call kconfig_check,$(CHECK)/smoke-$(GUEST)-config.tap); \
-	$(VM_ENV) O=$(O) sh tests/host/guest.sh smoke $(CHECK)/guest-smoke-$(GUEST) $(CHECK)/smoke-$(GUEST).tap
+	$(VM_ENV) O=$(O) sh tests/host/guest.sh smoke $(CHECK)/guest-smoke-$(GUEST) $(CHECK)/smoke-$(GUEST).tap; \
+	$(VM_ENV) O=$(O) sh tests/host/guest.sh conformance $(CHECK)/guest-conformance-$(GUEST) $(CHECK)/conformance-$(GUEST).tap
 
 # The guest half of make check on every kernel of kernel-config/kernels.txt,
 # one after the other (never two boots at once), each into its own folder.
@@ -262,6 +270,13 @@ check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     daxlat guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh bpf
 
+# The short versions of make reproduce's persist and concurrency tables,
+# checked (tests/guest/persist.sh): persistlat and faultlat --writers.
+.PHONY: check-persist
+check-persist: $(DAXLAT) $(O)/bin/faultlat $(O)/bin/persistlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
+	@echo '  TEST     persist and concurrent-writer guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh persist
+
 reproduce: deps
 	$(Q)$(MAKE) --no-print-directory reproduce-run
 
@@ -286,7 +301,8 @@ reproduce-kernels-all:
 .PHONY: reproduce-run
 reproduce-run: all $(INITRD)
 	$(Q)sh kernel-config/check-config.sh $(KCONFIG) >/dev/null || sh kernel-config/check-config.sh $(KCONFIG)
-	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) KERNEL_VIEW=$(KERNEL_VIEW) GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
+	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) KERNEL_VIEW=$(KERNEL_VIEW) EXTRA=$(EXTRA) PERSIST_WRITES=$(PERSIST_WRITES) \
+		GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
 
 clean:
 	$(call msg,CLEAN,$(O))

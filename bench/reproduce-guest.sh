@@ -27,5 +27,53 @@ for fs in $(fs_list); do
 		echo "$fs $scen done"
 	done
 done
-# Every fault's latency, in a gate run's format: for the plots.
+# Every fault's latency, in a gate run's format: for the plots (and the
+# gate, which can compare two reproduce runs), the tail runs' added below.
+[ "${EXTRA:-0}" = 1 ] || { emit samples.txt /tmp/samples.txt; exit 0; }
+
+# The extra tables (EXTRA=1): what MAP_SYNC buys an application, the tail
+# under concurrent writers, and the interface conformance matrix.
+. /suite/validate/conformance.sh
+for fs in $(fs_list); do
+	for state in written empty; do
+		for pattern in seq rand; do
+			persistlat -f "/mnt/$fs/persist" -s $state -p $pattern -n "$PERSIST_WRITES" --json-out /tmp/p.json \
+				--samples-out /tmp/p.s >/tmp/p.txt 2>/tmp/p.err || fail "persistlat -s $state -p $pattern on $fs: $(head -n 1 /tmp/p.err)"
+			sed "s/^\([^ ]*\) /1 $fs persist-$state-$pattern-\1 1 /" /tmp/p.s >>/tmp/samples.txt
+			emit "$fs/persist/$state-$pattern.txt" /tmp/p.txt
+			emit "$fs/persist/$state-$pattern.json" /tmp/p.json
+			echo "$fs persist $state $pattern done"
+		done
+	done
+	# 1, 2 and 4 writers, own files and one file, with and without MAP_SYNC,
+	# each under daxlat: phases and journal commits of the same faults.
+	for sync in sync nosync; do
+		for w in 1 2 4; do
+			for layout in files one-file; do
+				[ $w = 1 ] && [ $layout = one-file ] && continue
+				name=tail-$sync-w$w-$layout
+				set -- -f "/mnt/$fs/tail" -s empty -n "$PAGES" -w $w
+				[ $layout = one-file ] && set -- "$@" --same-file
+				[ $sync = sync ] && set -- "$@" -S
+				daxlat --json --samples-out /tmp/t.phases -c "faultlat $* --json-out /tmp/t.json --samples-out /tmp/t.s >/tmp/t.txt" \
+					>/tmp/t.kernel.json 2>/tmp/t.err || fail "daxlat -c 'faultlat $*': $(head -n 1 /tmp/t.err)"
+				[ -f /tmp/t.phases ] || : >/tmp/t.phases
+				emit "$fs/tail/$name.phases.txt" /tmp/t.phases
+				rm -f /tmp/t.phases
+				emit "$fs/tail/$name.txt" /tmp/t.txt
+				emit "$fs/tail/$name.json" /tmp/t.json
+				emit "$fs/tail/$name.kernel.json" /tmp/t.kernel.json
+				echo "1 $fs $name 1 $(cat /tmp/t.s)" >>/tmp/samples.txt
+				echo "$fs $name done"
+			done
+		done
+	done
+done
 emit samples.txt /tmp/samples.txt
+# The matrix makes its own filesystems on both NVDIMMs.
+umount /mnt/ext4 && umount /mnt/xfs || fail "umount before the conformance matrix"
+modprobe loop
+conformance_run /tmp/cells.txt
+emit conformance.txt /tmp/cells.txt
+emit conformance-syncorder.txt /tmp/conformance.tap
+echo "conformance done"

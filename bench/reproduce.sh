@@ -19,8 +19,13 @@ need_host && need_count PAGES "$PAGES" && need_count REPS "$REPS" || exit 2
 case $KERNEL_VIEW in 0|1) ;; *) echo "KERNEL_VIEW=$KERNEL_VIEW: must be 0 or 1" >&2; exit 2 ;; esac
 nscen=$(echo $SCENARIOS | wc -w)
 echo "reproduce: $PAGES pages per scenario, $REPS rep(s), ext4 and xfs$([ "$KERNEL_VIEW" = 1 ] && echo ', each again under daxlat')"
-bench_run reproduce bench/reproduce-guest.sh $((2 * nscen * REPS * (1 + KERNEL_VIEW))) \
-	PAGES REPS KERNEL_VIEW SCENARIOS
+# The extra tables (EXTRA=1): about 70 runs' worth of watchdog time.
+EXTRA=${EXTRA:-1} PERSIST_WRITES=${PERSIST_WRITES:-1000}
+case $EXTRA in 0|1) ;; *) echo "EXTRA=$EXTRA: must be 0 or 1" >&2; exit 2 ;; esac
+need_count PERSIST_WRITES "$PERSIST_WRITES" || exit 2
+[ "$EXTRA" = 1 ] && echo "reproduce: then persistlat ($PERSIST_WRITES writes a row), 1-4 concurrent writers under daxlat and the conformance matrix"
+bench_run reproduce bench/reproduce-guest.sh $((2 * nscen * REPS * (1 + KERNEL_VIEW) + 70 * EXTRA)) \
+	PAGES REPS KERNEL_VIEW SCENARIOS EXTRA PERSIST_WRITES
 label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
 rc=0
 for fs in ext4 xfs; do
@@ -34,6 +39,12 @@ for fs in ext4 xfs; do
 		sh bench/kernel-view.sh "$run/$fs" $SCENARIOS | tee "$run/kernel-view-$fs.txt" || rc=1
 	fi
 done
+if [ "$EXTRA" = 1 ]; then
+	echo
+	echo "=== What MAP_SYNC buys, the tail under concurrency, the interface, $label ==="
+	sh results/extra-tables.sh "$run" | tee "$run/extra.txt" || rc=1
+	sh results/extra-tables.sh --json "$run" >"$run/extra.json" || rc=1
+fi
 # The pictures and one page that ties tables and pictures together.
 plots=$(sh results/plot.sh run "$run" "$run" 2>"$run/plot.err") || echo "reproduce: plots failed: $(head -n 1 "$run/plot.err")" >&2
 if [ "$KERNEL_VIEW" = 1 ]; then
@@ -56,6 +67,14 @@ fi
 			case $p in *"$fs"*) echo "![${p#"$run"/}](${p#"$run"/})"; echo ;; esac
 		done
 	done
+	if [ -f "$run/extra.txt" ]; then
+		echo "## What MAP_SYNC buys, the tail under concurrency, the interface"
+		echo
+		echo '```'
+		cat "$run/extra.txt"
+		echo '```'
+		echo
+	fi
 	echo "## How it was obtained"
 	echo
 	echo '```'

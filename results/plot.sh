@@ -40,8 +40,9 @@ range() {
 }
 
 # The user-space scenarios of a samples file (the SCENARIO:PHASE rows of
-# daxlat's in-kernel phases are another measure, plotted apart).
-scenarios_of() { awk '$3 !~ /:/ { print $3 }' "$1" | sort -u; }
+# daxlat's in-kernel phases are another measure, plotted apart; make
+# reproduce's tail-* and persist-* rows have their own tables).
+scenarios_of() { awk '$3 !~ /:/ && $3 !~ /^(tail|persist)-/ { print $3 }' "$1" | sort -u; }
 # Every row kind of both files: what a gate can overlay.
 rows_of_both() { awk '{ print $3 }' "$1" | sort -u >"$3.a"; awk '{ print $3 }' "$2" | sort -u | comm -12 "$3.a" -; rm -f "$3.a"; }
 filesystems_of() { awk '{ print $2 }' "$1" | sort -u; }

@@ -30,7 +30,8 @@ REFERENCE  a letter-format file with one block per scenario, each preceded by
            a "# faults: N" line gives the fault count of its tables.
 RUNDIR     one file per scenario, RUNDIR/SCENARIO.txt, as the benchmark
            prints it: title line, "min=.. avg=.. max=..", bucket lines
-           "A - B us: COUNT", then "median=.. p99=.. faults=N reps=R".
+           "A - B us: COUNT", then "median=.. p99=.. p99.9=.. max=..
+           faults=N reps=R" (faults= counts one repetition).
 Scenarios: prealloc-none-nosync prealloc-none-sync empty-none-nosync
            empty-none-sync empty-copy-nosync empty-copy-sync
 
@@ -139,7 +140,7 @@ function parse(src, scen, line, where,    k, n, i, t, key, val, lo, hi, cnt, a) 
 		else KVLINE[k, ++NKV[k]] = line
 		n = split(line, t, /[ \t]+/)
 		for (i = 1; i <= n; i++) {
-			if (t[i] !~ /^[a-z0-9_]+=[0-9]+(\.[0-9]+)?$/) {
+			if (t[i] !~ /^[a-z0-9_.]+=[0-9]+(\.[0-9]+)?$/) {
 				problem(where ": cannot read \"" t[i] "\" in: " line)
 				continue
 			}

@@ -113,6 +113,14 @@ t_reps() {
 	want_rc 1 && want_out "$tmp/err" "report: prealloc-none-sync: bucket counts sum to 1536, expected faults=1024"
 }
 
+# faultlat's tail line since -w: p99.9= and max= too (a key with a dot).
+t_tail_p999() {
+	cp -r "$data/run-good" "$tmp/run-tail" &&
+		sed -i 's/^median=\([0-9]*\) p99=\([0-9]*\) /median=\1 p99=\2 p99.9=\2 max=2000 /' "$tmp/run-tail"/*.txt
+	run "$v2" "$tmp/run-tail"
+	want_rc 0 && want_empty "$tmp/err"
+}
+
 # --- the reference tables
 t_ref_v2() {
 	run --json "$v2" "$data/run-good"
@@ -193,6 +201,7 @@ ktap_check missing_scenario_exit_1 t_missing
 ktap_check unexpected_line_exit_1 t_unexpected_line
 ktap_check no_faults_figure_exit_1 t_no_faults
 ktap_check repetitions_multiply_faults t_reps
+ktap_check faultlat_tail_p999_max_read t_tail_p999
 ktap_check reference_v2_numbers t_ref_v2
 ktap_check reference_v4_v6_numbers t_ref_v46
 ktap_check reference_scenario_keys t_ref_keys

@@ -1,0 +1,59 @@
+#!/bin/sh
+# Host tests of make reproduce's extra tables (results/extra-tables.sh) on a
+# synthetic run: the persist ratios, the tail's metadata share and commits
+# per synchronous fault, the conformance cells' marks, and the JSON.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$root/lib/ktap.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-extra.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+run=$tmp/run
+mkdir -p "$run/ext4/persist" "$run/ext4/tail"
+cat >"$run/ext4/persist/written-seq.json" <<'J'
+{"state":"written","pattern":"seq","flush":"clwb","rows":[{"method":"mapsync","size":64,"median":100,"p999":2000,"ratio_vs_mapsync":1},{"method":"pwrite","size":64,"median":5800,"p999":90000,"ratio_vs_mapsync":58}]}
+J
+echo '{"writers":4,"same_file":false,"map_sync":true,"faults":2048,"median":1300000,"p99":4500000,"p999":8700000,"max":10500000}' >"$run/ext4/tail/tail-sync-w4-files.json"
+echo '{"counters":{"jbd2_commits":1024,"needdsync":2048},"phases":[{"name":"metadata_sync","sum":300},{"name":"fs_handler","sum":400}]}' >"$run/ext4/tail/tail-sync-w4-files.kernel.json"
+{ printf 'ext4 fsync'; seq 1 100 | sed 's/$/000/' | tr '\n' ' ' | sed 's/^/ /'; echo
+  printf 'ext4 handler'; seq 1 100 | sed 's/$/0000/' | tr '\n' ' ' | sed 's/^/ /'; echo; } >"$run/ext4/tail/tail-sync-w4-files.phases.txt"
+cat >"$run/conformance.txt" <<'C'
+shared ext4-dax dax pass differs seen="mmap=ok sf=1 statx=1 stores=8 sync=all" want="x" man="y"
+shared ext4-nodax nondax pass differs seen="mmap=EOPNOTSUPP sf=- statx=0 sync=-" want="x" man="y"
+validate xfs-dax dax fail agrees seen="error=mkfs_failed sync=-" want="x" man="-"
+C
+
+text() { sh "$root/results/extra-tables.sh" "$run" >"$tmp/out" 2>"$tmp/err" || { echo "exit $?: $(cat "$tmp/err")"; return 1; }; }
+persist_ratio() {
+	text && grep -Eq '^written +seq +64 +0\.1 / 2\.0 +5\.8 / 90\.0 \(x58\.0\)' "$tmp/out" ||
+		{ echo "no persist row: $(grep written "$tmp/out")"; return 1; }
+}
+tail_commits() {
+	text && grep -Eq '^4 +own-files +MAP_SYNC +2048 +1300\.0 +4500\.0 +8700\.0 +10500\.0 +75\.0 +10% +0\.50$' "$tmp/out" ||
+		{ echo "no tail row: $(grep own-files "$tmp/out")"; return 1; }
+}
+conformance_marks() {
+	text && grep -Eq '^shared +ok,sf,sync\* +EOPNOTSUPP\* ' "$tmp/out" && grep -Eq '^validate +error! *$' "$tmp/out" &&
+		grep -q '^2 of 3 cells as the kernel source says; 2 differ from mmap(2)$' "$tmp/out" ||
+		{ echo "conformance: $(sed -n '/^case/,$p' "$tmp/out")"; return 1; }
+}
+json_figures() {
+	sh "$root/results/extra-tables.sh" --json "$run" >"$tmp/j" || return 1
+	jq -e '(.persist | length) == 2 and .persist[1].ratio_vs_mapsync == 58 and .tail[0].commits == 1024 and
+		.tail[0].needdsync == 2048 and .tail[0].metadata_sync_pct == 75 and .tail[0].metadata_sync_p99_ns == 99000 and
+		.tail[0].handler_p99_ns == 990000 and (.conformance | length) == 3 and
+		.conformance[2].verdict == "fail"' "$tmp/j" >/dev/null || { echo "JSON: $(head -c 400 "$tmp/j")"; return 1; }
+}
+no_run_refused() {
+	sh "$root/results/extra-tables.sh" "$tmp/none" >/dev/null 2>"$tmp/e"
+	[ $? = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ]
+}
+
+ktap_plan_checks "$0"
+ktap_start
+ktap_check persist_ratio persist_ratio
+ktap_check tail_commits tail_commits
+ktap_check conformance_marks conformance_marks
+ktap_check json_figures json_figures
+ktap_check no_run_refused no_run_refused
+ktap_finish
