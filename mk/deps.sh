@@ -7,10 +7,13 @@ set -eu
 # Debian guest kernel's payload, unpacked for its BTF (bpf/gen-vmlinux-h.sh);
 # xz-utils: the modules of Debian's 6.12 and later kernels are .ko.xz. The
 # guest kernels' headers are unpacked by vm/fetch-kernel.sh, not installed.
-# flex, bison: kconfig, for the fragment merge make check tests on a source tree.
+# flex, bison: kconfig, for the fragment merge make check tests on a source tree;
+# dwarves: its pahole, without which kconfig cannot turn DEBUG_INFO_BTF on
+# (PAHOLE_VERSION 0; gcc 12's DWARF 5 needs pahole 1.21+), so the fragment
+# merge and any kernel of your own would lose BTF.
 # gnuplot-nox: the plots of gate runs, gates and reports (results/plot.sh).
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
-qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison
+qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison dwarves
 gnuplot-nox"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
