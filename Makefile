@@ -94,9 +94,11 @@ UNIT_SH := $(wildcard tests/unit/test-*.sh)
 # KERNEL_TAPS: what depends on the guest kernel, its config checked first.
 HOST_TAPS = $(patsubst $(O)/tests/%,$(CHECK)/unit-%.tap,$(UNIT_BINS)) \
 	$(patsubst tests/unit/%.sh,$(CHECK)/unit-%.tap,$(UNIT_SH))
-KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder check-conformance check-persist crash-check
+KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder check-conformance check-persist \
+	check-native-mode crash-check
 KERNEL_TAPS = $(CHECK)/guest-kernel-config.tap $(CHECK)/guest-check.tap $(CHECK)/guest-bpf.tap \
-	$(CHECK)/guest-syncorder.tap $(CHECK)/guest-conformance.tap $(CHECK)/guest-persist.tap $(CHECK)/crash.tap $(CHECK)/runner.tap
+	$(CHECK)/guest-syncorder.tap $(CHECK)/guest-conformance.tap $(CHECK)/guest-persist.tap $(CHECK)/guest-native.tap \
+	$(CHECK)/crash.tap $(CHECK)/runner.tap
 
 .PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
 all: $(BENCH_BINS) $(UNIT_BINS)
@@ -105,12 +107,14 @@ all: $(BENCH_BINS) $(UNIT_BINS)
 include bpf/bpf.mk
 include validate/validate.mk
 include validate/crash/crash.mk
+include native/native.mk
 all: $(DAXLAT) $(CRASH_BINS)
 
 help:
 	@echo 'make            build the benchmark, tools and unit tests into $(O)/'
 	@echo 'make deps       install the missing Debian packages (root)'
 	@echo 'make check      host unit tests, guest kernel config check, guest tests in QEMU'
+	@echo 'make check TARGET=/mnt/pmem; make reproduce TARGET=/mnt/pmem   natively on a DAX filesystem, no VM'
 	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s;'
 	@echo '                then persist cost, the tail under concurrent writers, the MAP_SYNC conformance matrix (EXTRA=0: not)'
 	@echo 'make check-kernels      the guest half of make check on every kernel of kernel-config/kernels.txt'
@@ -163,7 +167,7 @@ $(O)/kernels/%/.complete: kernel-config/kernels.txt vm/fetch-kernel.sh vm/privat
 initramfs: $(INITRD)
 $(INITRD): $(GUEST_STAMP) vm/mkinitramfs.sh vm/guest/init vm/guest/lib.sh lib/ktap.sh lib/exitcodes.sh lib/exitcodes.h lib/scenarios.sh bench/scenarios.txt \
 	validate/mutants/mutants.txt validate/workloads.txt validate/known-bugs.txt validate/conformance.txt validate/conformance.sh \
-	vm/guest/filesystems.txt lib/filesystems.sh
+	vm/guest/filesystems.txt lib/filesystems.sh native/job.sh tests/native/check.sh bench/reproduce-guest.sh vm/results.awk
 	$(call msg,INITRD,$@)
 	$(Q)sh vm/mkinitramfs.sh $(GUEST_KVER) $(GUEST_MODROOT) $@
 
@@ -176,9 +180,10 @@ VM_ENV = VMLINUZ=$(VMLINUZ) INITRD=$(INITRD) BINDIR=$(O)/bin ACCEL=$(ACCEL) QEMU
 	GUEST_KVER=$(GUEST_KVER) KOUT=$(KOUT) CHECK=$(CHECK)
 
 # 'check' installs packages first, then builds and tests in a second make so
-# the build sees the tools deps just installed.
+# the build sees the tools deps just installed. TARGET=DIR: natively, on the
+# DAX filesystem mounted there, no VM (native/native.mk).
 check: deps
-	$(Q)$(MAKE) --no-print-directory check-all
+	$(Q)$(MAKE) --no-print-directory $(if $(TARGET),check-native,check-all)
 
 .PHONY: check-all
 check-all: all $(INITRD)
@@ -278,7 +283,7 @@ check-persist: $(DAXLAT) $(O)/bin/faultlat $(O)/bin/persistlat $(INITRD) $(QEMU_
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh persist
 
 reproduce: deps
-	$(Q)$(MAKE) --no-print-directory reproduce-run
+	$(Q)$(MAKE) --no-print-directory $(if $(TARGET),reproduce-native,reproduce-run)
 
 .PHONY: overhead
 # daxlat's cost per fault: the same runs with and without it, in one boot.

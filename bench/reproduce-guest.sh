@@ -4,15 +4,17 @@
 # xfs. Each scenario runs twice: untraced, for the table compared with the
 # seed's; and under daxlat, for the kernel's view of the same faults
 # (user-space and kernel figures of that second run belong together).
-. /suite/vm/guest/lib.sh
+# Natively (make reproduce TARGET=DIR, native/job.sh): the target's
+# filesystem alone, and the conformance matrix on the target.
+. "${SUITE:-/suite}/vm/guest/lib.sh"
 bench_start reproduce xfs ext4
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
 : >/tmp/samples.txt
 
-for fs in $(fs_list); do
+for fs in $(fs_targets); do
 	for scen in $SCENARIOS; do
-		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "/mnt/$fs/bench"
+		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "$(fs_dir "$fs")/bench"
 		faultlat "$@" --json-out /tmp/out.json --samples-out /tmp/s.txt >/tmp/out.txt || fail "faultlat $* failed"
 		echo "1 $fs $scen 1 $(cat /tmp/s.txt)" >>/tmp/samples.txt
 		emit "$fs/$scen.txt" /tmp/out.txt
@@ -33,11 +35,11 @@ done
 
 # The extra tables (EXTRA=1): what MAP_SYNC buys an application, the tail
 # under concurrent writers, and the interface conformance matrix.
-. /suite/validate/conformance.sh
-for fs in $(fs_list); do
+. "$suite_dir/validate/conformance.sh"
+for fs in $(fs_targets); do
 	for state in written empty; do
 		for pattern in seq rand; do
-			persistlat -f "/mnt/$fs/persist" -s $state -p $pattern -n "$PERSIST_WRITES" --json-out /tmp/p.json \
+			persistlat -f "$(fs_dir "$fs")/persist" -s $state -p $pattern -n "$PERSIST_WRITES" --json-out /tmp/p.json \
 				--samples-out /tmp/p.s >/tmp/p.txt 2>/tmp/p.err || fail "persistlat -s $state -p $pattern on $fs: $(head -n 1 /tmp/p.err)"
 			sed "s/^\([^ ]*\) /1 $fs persist-$state-$pattern-\1 1 /" /tmp/p.s >>/tmp/samples.txt
 			emit "$fs/persist/$state-$pattern.txt" /tmp/p.txt
@@ -52,7 +54,7 @@ for fs in $(fs_list); do
 			for layout in files one-file; do
 				[ $w = 1 ] && [ $layout = one-file ] && continue
 				name=tail-$sync-w$w-$layout
-				set -- -f "/mnt/$fs/tail" -s empty -n "$PAGES" -w $w
+				set -- -f "$(fs_dir "$fs")/tail" -s empty -n "$PAGES" -w $w
 				[ $layout = one-file ] && set -- "$@" --same-file
 				[ $sync = sync ] && set -- "$@" -S
 				daxlat --json --samples-out /tmp/t.phases -c "faultlat $* --json-out /tmp/t.json --samples-out /tmp/t.s >/tmp/t.txt" \
@@ -70,9 +72,12 @@ for fs in $(fs_list); do
 	done
 done
 emit samples.txt /tmp/samples.txt
-# The matrix makes its own filesystems on both NVDIMMs.
-umount /mnt/ext4 && umount /mnt/xfs || fail "umount before the conformance matrix"
-modprobe loop
+# The matrix makes its own filesystems on both NVDIMMs (natively: probes
+# the target alone).
+if [ -z "${NATIVE_TARGET:-}" ]; then
+	umount /mnt/ext4 && umount /mnt/xfs || fail "umount before the conformance matrix"
+	modprobe loop
+fi
 conformance_run /tmp/cells.txt
 emit conformance.txt /tmp/cells.txt
 emit conformance-syncorder.txt /tmp/conformance.tap

@@ -3,7 +3,7 @@
 # tables, JSON and a label of how they were obtained in results/runs/ID/,
 # print them next to the seed's tables, then the kernel's view of each.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL PAGES REPS
-# KERNEL_VIEW GUEST_KVER
+# KERNEL_VIEW GUEST_KVER; TARGET=DIR: natively on DIR's DAX filesystem.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
@@ -18,7 +18,7 @@ SCENARIOS=$(scenarios reproduce | tr '\n' ' ')
 need_host && need_count PAGES "$PAGES" && need_count REPS "$REPS" || exit 2
 case $KERNEL_VIEW in 0|1) ;; *) echo "KERNEL_VIEW=$KERNEL_VIEW: must be 0 or 1" >&2; exit 2 ;; esac
 nscen=$(echo $SCENARIOS | wc -w)
-echo "reproduce: $PAGES pages per scenario, $REPS rep(s), ext4 and xfs$([ "$KERNEL_VIEW" = 1 ] && echo ', each again under daxlat')"
+echo "reproduce: $PAGES pages per scenario, $REPS rep(s), $([ -n "${TARGET:-}" ] && echo "natively on $TARGET" || echo "ext4 and xfs")$([ "$KERNEL_VIEW" = 1 ] && echo ', each again under daxlat')"
 # The extra tables (EXTRA=1): about 70 runs' worth of watchdog time.
 EXTRA=${EXTRA:-1} PERSIST_WRITES=${PERSIST_WRITES:-1000}
 case $EXTRA in 0|1) ;; *) echo "EXTRA=$EXTRA: must be 0 or 1" >&2; exit 2 ;; esac
@@ -28,7 +28,9 @@ bench_run reproduce bench/reproduce-guest.sh $((2 * nscen * REPS * (1 + KERNEL_V
 	PAGES REPS KERNEL_VIEW SCENARIOS EXTRA PERSIST_WRITES
 label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
 rc=0
-for fs in ext4 xfs; do
+# Both filesystems in the VM; natively the target's.
+FSS=$(for fs in ext4 xfs; do [ -d "$run/$fs" ] && echo $fs; done)
+for fs in $FSS; do
 	echo
 	echo "=== $fs -o dax, $label ==="
 	sh results/report.sh results/reference/cover-v2.txt "$run/$fs" | tee "$run/report-$fs.txt" || rc=1
@@ -48,14 +50,14 @@ fi
 # The pictures and one page that ties tables and pictures together.
 plots=$(sh results/plot.sh run "$run" "$run" 2>"$run/plot.err") || echo "reproduce: plots failed: $(head -n 1 "$run/plot.err")" >&2
 if [ "$KERNEL_VIEW" = 1 ]; then
-	for fs in ext4 xfs; do
+	for fs in $FSS; do
 		p=$(sh results/plot.sh phases "$run/$fs"/traced/*-sync.kernel.json "$run/$fs" 2>>"$run/plot.err") && plots="$plots $p"
 	done
 fi
 {
 	echo "# make reproduce: $label"
 	echo
-	for fs in ext4 xfs; do
+	for fs in $FSS; do
 		echo "## $fs -o dax"
 		echo
 		echo '```'

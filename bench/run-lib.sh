@@ -20,8 +20,10 @@ need_count() {
 	[ ${#2} -le 6 ] || { echo "$1=$2: too large" >&2; return 1; }
 }
 
-# need_host: what every bench run needs from the host, checked up front.
+# need_host: what every bench run needs from the host, checked up front
+# (natively, TARGET=DIR: native/job.sh checks its target itself).
 need_host() {
+	[ -z "${TARGET:-}" ] || return 0
 	case ${ACCEL:-tcg} in tcg|kvm) ;; *) echo "ACCEL=$ACCEL: must be tcg or kvm" >&2; return 1 ;; esac
 	[ -f "${VMLINUZ:-}" ] || { echo "no guest kernel image '${VMLINUZ:-}' (KERNEL=?)" >&2; return 1; }
 }
@@ -33,7 +35,8 @@ need_host() {
 # 2.5 s a 512-page run takes under TCG, plus two minutes for boot and
 # setup), unless VM_TIMEOUT is set. A failed or interrupted run leaves no
 # run folder behind.
-# BENCH_FILES: more files for the job folder.
+# BENCH_FILES: more files for the job folder. TARGET=DIR: the same job
+# runs natively on DIR's DAX filesystem (native/job.sh), no VM.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER, O
 bench_run() {
 	name=$1 script=$2 runs=$3; shift 3
@@ -48,9 +51,11 @@ bench_run() {
 	for var in "$@"; do eval "printf \"%s='%s'\\n\" $var \"\$$var\""; done >"$work/job.env"
 	files=
 	for f in ${BENCH_FILES:-}; do files="$files --file $f"; done
+	runner=vm/job.sh
+	[ -z "${TARGET:-}" ] || runner="native/job.sh --target $TARGET"
 	# shellcheck disable=SC2086
-	sh vm/job.sh --file "$work/job.env" $files "$script" "$work/vm" --timeout "$watchdog" || {
-		echo "$name: the guest run failed (see $work/vm/console.log)" >&2
+	sh $runner --file "$work/job.env" $files "$script" "$work/vm" --timeout "$watchdog" || {
+		echo "$name: the $([ -n "${TARGET:-}" ] && echo native || echo guest) run failed (see $work/vm/console.log)" >&2
 		rm -rf "$run"
 		trap - INT TERM
 		return 1

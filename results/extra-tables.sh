@@ -102,11 +102,11 @@ conformance_table() {
 }
 
 as_json() {
-	for fs in $(fs_list); do
+	for fs in $(run_filesystems); do
 		persist_rows "$fs" | jq -R --arg fs "$fs" 'split(" ") | {fs: $fs, state: .[0], pattern: .[1], size: (.[2] | tonumber),
 			method: .[3], median_ns: (.[4] | tonumber), p999_ns: (.[5] | tonumber), ratio_vs_mapsync: (.[6] | tonumber? // null)}'
 	done | jq -s . >"$tmp/persist"
-	for fs in $(fs_list); do
+	for fs in $(run_filesystems); do
 		tail_rows "$fs" | jq -R --arg fs "$fs" 'split(" ") | {fs: $fs, writers: (.[0] | tonumber), layout: .[1], map_sync: (.[2] == "MAP_SYNC"),
 			faults: (.[3] | tonumber), median_ns: (.[4] | tonumber), p99_ns: (.[5] | tonumber), p999_ns: (.[6] | tonumber),
 			max_ns: (.[7] | tonumber), metadata_sync_pct: (.[8] | tonumber), commits: (.[9] | tonumber), needdsync: (.[10] | tonumber),
@@ -119,13 +119,18 @@ as_json() {
 		'{tool: "extra-tables", version: 1, persist: $p[0], tail: $t[0], conformance: $c[0]}'
 }
 
+# The filesystems the run has: both from the VM, one from a native run.
+run_filesystems() {
+	for fs in $(fs_list); do [ -d "$run/$fs" ] && echo "$fs"; done
+}
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/extra-tables.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 if [ $json = 1 ]; then
 	as_json
 	exit
 fi
-for fs in $(fs_list); do
+for fs in $(run_filesystems); do
 	persist_table "$fs"
 	echo
 	tail_table "$fs"

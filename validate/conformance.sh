@@ -10,12 +10,18 @@
 #   conformance_judge_cells CELLS PROCS   the judging alone (host unit test)
 #   conformance_names     the KTAP names of the cells, CASE_SETUP with _ for -
 # Needs two fsdax namespaces (pmem_expect 2) and the xfs and loop modules
-# loaded before (syncorder looks for xfs functions when it starts).
-conformance_table=${conformance_table:-/suite/validate/conformance.txt}
+# loaded before (syncorder looks for xfs functions when it starts). In
+# native mode (NATIVE_TARGET, vm/guest/lib.sh) the one setup is the target:
+# a DAX file on the host's own filesystem, nothing made or mounted.
+conformance_table=${conformance_table:-${suite_dir:-/suite}/validate/conformance.txt}
 conformance_pages=8
 
 # conformance_rows KIND: the table's KIND rows, fields joined by |.
 conformance_rows() {
+	if [ "$1" = setup ] && [ -n "${NATIVE_TARGET:-}" ]; then
+		echo "native|dax|$NATIVE_FS|native|-"
+		return
+	fi
 	awk -F' *[|] *' -v k="$1" '$0 ~ "^" k " " {
 		sub("^" k " +", "", $1); out = $1
 		for (i = 2; i <= NF; i++) out = out "|" $i
@@ -35,6 +41,7 @@ conformance_names() {
 conformance_mount() {
 	mkdir -p "$3"
 	case $1:$2 in
+	*:native) ;;
 	tmpfs:*) mount -t tmpfs -o size=64m none "$3" ;;
 	ext4:loop)
 		truncate -s 64M /tmp/conformance.img && mkfs.ext4 -F -q /tmp/conformance.img &&
@@ -50,7 +57,7 @@ conformance_mount() {
 # setup that cannot be made leaves "setup=NAME error=WHY" instead.
 conformance_probe_all() {
 	conformance_rows setup | while IFS='|' read -r setup class fs opts dirflag; do
-		mnt=/mnt/conformance
+		mnt=${NATIVE_TARGET:-/mnt}/conformance
 		if ! why=$(conformance_mount "$fs" "$opts" "$mnt" 2>&1); then
 			echo "setup=$setup error=$(echo "$why" | head -n 1 | tr ' ' _)"
 			continue
@@ -65,7 +72,7 @@ conformance_probe_all() {
 				out="error=$(echo "$out" | head -n 1 | tr ' ' _)"
 			echo "setup=$setup $out"
 		done
-		umount "$mnt" || echo "setup=$setup error=umount_failed"
+		[ "$opts" = native ] || umount "$mnt" || echo "setup=$setup error=umount_failed"
 	done >"$1"
 }
 
@@ -88,7 +95,7 @@ conformance_judge() {
 
 conformance_run() {
 	syncorder --json-out /tmp/conformance.json \
-		-c ". /suite/vm/guest/lib.sh; . /suite/validate/conformance.sh; conformance_probe_all /tmp/conformance.cells" \
+		-c ". $suite_dir/vm/guest/lib.sh; . $suite_dir/validate/conformance.sh; conformance_probe_all /tmp/conformance.cells" \
 		>/tmp/conformance.tap 2>/tmp/conformance.err
 	echo "$?" >/tmp/conformance.rc
 	jq -r '.processes[] | "\(.pid) \(.needdsync)"' /tmp/conformance.json >/tmp/conformance.procs 2>/dev/null ||

@@ -74,6 +74,12 @@ cp "$top/validate/mutants/mutants.txt" "$stage/suite/validate/mutants/"
 cp "$top/validate/workloads.txt" "$top/validate/known-bugs.txt" "$top/validate/conformance.txt" \
 	"$top/validate/conformance.sh" "$stage/suite/validate/"
 cp "$here/guest/lib.sh" "$here/guest/filesystems.txt" "$stage/suite/vm/guest/"
+# Native mode's entry point and jobs: tests/guest/native.sh runs them here.
+mkdir -p "$stage/suite/native" "$stage/suite/tests/native"
+cp "$top/native/job.sh" "$stage/suite/native/"
+cp "$top/tests/native/check.sh" "$stage/suite/tests/native/"
+cp "$top/bench/reproduce-guest.sh" "$stage/suite/bench/"
+cp "$here/results.awk" "$stage/suite/vm/"
 chmod +x "$stage/init"
 echo "$kver" > "$stage/etc/kernel-version"
 

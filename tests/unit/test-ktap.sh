@@ -43,6 +43,18 @@ xfail_xpass() {
 	grep -qx '2 passed, 1 failed, 0 skipped' "$tmp/sum" && grep -q '^known kernel bugs, as expected' "$tmp/sum" &&
 		grep -q '^XPASS: a known kernel bug did not show' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
 }
+# A SKIP fails the summary unless named by --expect-skip (native mode's
+# crash test), which lists it apart and exits 0.
+expected_skip() {
+	doc 'ktap_plan a crash_test; ktap_start; ktap_pass a; ktap_skip crash_test "needs the VM"; ktap_finish'
+	sh "$root/tests/summary.sh" "$tmp/out" >"$tmp/sum" 2>&1 && { echo "an unexpected SKIP passed: $(cat "$tmp/sum")"; return 1; }
+	grep -q '^skipped (unexpected):' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
+	sh "$root/tests/summary.sh" --expect-skip crash_test "$tmp/out" >"$tmp/sum" 2>&1 || { echo "expected SKIP failed: $(cat "$tmp/sum")"; return 1; }
+	grep -qx '1 passed, 0 failed, 1 skipped' "$tmp/sum" && grep -q '^skipped, as expected here:' "$tmp/sum" &&
+		grep -q 'crash_test # SKIP needs the VM' "$tmp/sum" || { cat "$tmp/sum"; return 1; }
+	sh "$root/tests/summary.sh" --expect-skip other "$tmp/out" >/dev/null 2>&1 && { echo "--expect-skip other accepted crash_test"; return 1; }
+	return 0
+}
 known_bug_rows() {
 	# shellcheck disable=SC2034
 	suite_lib=$root/lib
@@ -60,4 +72,5 @@ ktap_check undeclared_result_fails not_declared
 ktap_check plan_of_a_check_list plan_from_checks
 ktap_check xfail_and_xpass_are_counted_and_listed xfail_xpass
 ktap_check known_bugs_table_lookup known_bug_rows
+ktap_check summary_expected_skip expected_skip
 ktap_finish

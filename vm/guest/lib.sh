@@ -1,6 +1,11 @@
 # Guest-side helpers shared by every job (sourced by init and jobs, as
 # /suite/vm/guest/lib.sh), and the exit code table (EXIT_* variables).
-suite_lib=/suite/lib
+# Native mode (native/job.sh) runs the same jobs on a host: SUITE is then
+# the repo, JOB_DIR the staged job folder, NATIVE_TARGET a folder of the
+# host's DAX filesystem (type NATIVE_FS) where the job makes its files.
+suite_dir=${SUITE:-/suite}
+job_dir=${JOB_DIR:-/job}
+suite_lib=$suite_dir/lib
 . "$suite_lib/exitcodes.sh"
 . "$suite_lib/scenarios.sh"
 . "$suite_lib/filesystems.sh"
@@ -63,16 +68,29 @@ fs_setup() {
 	fs_mkfs "$1" "$2" && fs_mount "$1" "$2" "/mnt/$1"
 }
 
+# fs_targets: the filesystems a job runs on: both of the table in the VM,
+# the target's alone in native mode.
+fs_targets() {
+	if [ -n "${NATIVE_TARGET:-}" ]; then echo "$NATIVE_FS"; else fs_list; fi
+}
+
+# fs_dir TYPE: where a job makes its files on TYPE.
+fs_dir() {
+	echo "${NATIVE_TARGET:-/mnt/$1}"
+}
+
 # bench_start TOOL FS...: how every bench/*-guest.sh starts: its tools on
 # PATH, its variables (./job.env), fail() naming TOOL, and each FS made
 # fresh and mounted -o dax (ext4 on /dev/pmem0, xfs on /dev/pmem1) in the
 # order given: xfs first where daxlat will run (it looks for xfs.ko's
-# functions when it starts).
+# functions when it starts). Native mode makes nothing: native/job.sh has
+# checked its target.
 bench_start() {
 	bench_tool=$1
 	shift
-	PATH=/job/bin:$PATH
+	PATH=$job_dir/bin:$PATH
 	. ./job.env
+	[ -z "${NATIVE_TARGET:-}" ] || return 0
 	pmem_expect 2 || fail "no fsdax namespaces"
 	for _fs; do
 		case $_fs in ext4) _dev=/dev/pmem0 ;; xfs) _dev=/dev/pmem1 ;; *) fail "bench_start: no device for $_fs" ;; esac
