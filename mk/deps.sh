@@ -12,9 +12,11 @@ set -eu
 # (PAHOLE_VERSION 0; gcc 12's DWARF 5 needs pahole 1.21+), so the fragment
 # merge and any kernel of your own would lose BTF.
 # gnuplot-nox: the plots of gate runs, gates and reports (results/plot.sh).
+# python3-jsonschema: its jsonschema command checks make kcidb's documents
+# against results/kcidb-v5.schema.json (tests/unit/test-kcidb.sh).
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison dwarves
-gnuplot-nox"
+gnuplot-nox python3-jsonschema"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
 PACKAGES="$PACKAGES $*"

@@ -75,6 +75,20 @@ baseline: deps
 	$(Q)$(GATE) --noise --base $(BASELINE_DIR) | tee $(BASELINE_DIR)/noise.txt
 	$(Q)sh results/plot.sh run $(BASELINE_DIR) $(BASELINE_DIR)
 
+# ---- KCIDB -------------------------------------------------------------------
+# make kcidb RUN='DIR...' [KCIDB_OUT=F] [KCIDB_FLAGS='--origin LAB']: a lab
+# reporting to KernelCI's common database (kcidb-submit) gets one KCIDB v5
+# document of checks, measurements and verdicts: results/kcidb.sh. RUN: a
+# make check folder, results/runs/ID folders, gate outputs (space-separated).
+KCIDB_OUT ?= $(O)/kcidb.json
+KCIDB_FLAGS ?=
+.PHONY: kcidb
+kcidb:
+	$(Q)[ -n "$(strip $(RUN))" ] || { echo 'make kcidb: RUN=DIR is required (a make check folder such as $(CHECK), a results/runs/ID folder or a gate output)' >&2; exit 2; }
+	$(Q)mkdir -p $(dir $(KCIDB_OUT)) && sh results/kcidb.sh $(KCIDB_FLAGS) $(RUN) >$(KCIDB_OUT).tmp && \
+		mv $(KCIDB_OUT).tmp $(KCIDB_OUT) || { rc=$$?; rm -f $(KCIDB_OUT).tmp; exit $$rc; }
+	@echo '  KCIDB    $(KCIDB_OUT)'
+
 # ---- how far the gate can be trusted (long: minutes per gate run) ----------
 # make gate-aa [AA_N=20]: A/A comparisons, every verdict counted.
 # make gate-power [POWER_DELAYS=... POWER_TRIALS=4]: the detection rate of an
