@@ -115,6 +115,7 @@ help:
 	@echo 'make deps       install the missing Debian packages (root)'
 	@echo 'make check      host unit tests, guest kernel config check, guest tests in QEMU'
 	@echo 'make check TARGET=/mnt/pmem; make reproduce TARGET=/mnt/pmem   natively on a DAX filesystem, no VM'
+	@echo 'make kcidb RUN=.output/check    the results as one KCIDB v5 document; make lava-check: the LAVA job under lava-run'
 	@echo 'make reproduce  the cover letter'\''s six latency tables, in the guest, next to the seed'\''s;'
 	@echo '                then persist cost, the tail under concurrent writers, the MAP_SYNC conformance matrix (EXTRA=0: not)'
 	@echo 'make check-kernels      the guest half of make check on every kernel of kernel-config/kernels.txt'
@@ -315,3 +316,4 @@ clean:
 
 # The regression gate, its runs and its plots (after everything they use).
 include results/results.mk
+include lab/lab.mk
