@@ -40,6 +40,9 @@ done
 case $TCG_THREAD in single|multi) ;; *) die "TCG_THREAD must be single or multi, not '$TCG_THREAD'" ;; esac
 case $LAVA_TIMEOUT in ''|*[!0-9]*) die "LAVA_TIMEOUT must be seconds, not '$LAVA_TIMEOUT'" ;; esac
 qemu=$(command -v "$QEMU") || die "no QEMU '$QEMU' (make, or QEMU_SUITE=bookworm)"
+# Absolute: the staging below works from other folders (make passes
+# .output/... relative paths).
+VMLINUZ=$(readlink -f "$VMLINUZ") INITRD=$(readlink -f "$INITRD") BINDIR=$(readlink -f "$BINDIR")
 
 # 1. lava-dispatcher. Its Debian packages pull gawk, whose awk alternative
 # outranks mawk's: in auto mode /usr/bin/awk becomes gawk. Put mawk back
