@@ -17,11 +17,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#if !defined(__x86_64__) && !defined(__i386__)
-#error "persistlat: the mapsync method flushes with x86 instructions (clwb, clflushopt, clflush)"
-#endif
 #include <argp.h>
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -39,6 +35,7 @@
 #include "cli.h"
 #include "daxfile.h"
 #include "exitcodes.h"
+#include "flush.h"
 #include "hist.h"
 #include "json.h"
 #include "mapsync.h"
@@ -55,13 +52,10 @@
 #define LIST_MAX	256		/* characters of a -m or -b list */
 
 enum method { METHOD_MAPSYNC, METHOD_MSYNC, METHOD_PWRITE, METHOD_MMAP_FDATASYNC, NR_METHODS };
-/* In the order of preference: the default is the first the CPU has. */
-enum flush_insn { FLUSH_CLWB, FLUSH_CLFLUSHOPT, FLUSH_CLFLUSH, NR_FLUSH, FLUSH_NONE = -1 };
 enum pattern { PATTERN_SEQ, PATTERN_RAND };
 enum file_state { STATE_WRITTEN, STATE_EMPTY };
 
 static const char *const method_names[] = { "mapsync", "msync", "pwrite", "mmap-fdatasync" };
-static const char *const flush_names[] = { "clwb", "clflushopt", "clflush" };
 static const char *const pattern_names[] = { "seq", "rand" };
 static const char *const state_names[] = { "written", "empty" };
 
@@ -187,44 +181,13 @@ static int fail_interrupted(void)
 	return cli_fail(EXIT_RUNTIME, "interrupted: %s", strsignal(cli_stop_signal));
 }
 
-/* ---- cache flushing ---- */
-
-/*
- * What the CPU offers, one bit per enum flush_insn, from cpuid: leaf 7
- * EBX bit 24 CLWB, bit 23 CLFLUSHOPT; leaf 1 EDX bit 19 CLFLUSH.
- */
-static unsigned int cpu_flushes(void)
-{
-	unsigned int a, b, c, d, have = 0;
-
-	if (__get_cpuid(1, &a, &b, &c, &d) && (d & (1U << 19)))
-		have |= 1U << FLUSH_CLFLUSH;
-	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-		if (b & (1U << 23))
-			have |= 1U << FLUSH_CLFLUSHOPT;
-		if (b & (1U << 24))
-			have |= 1U << FLUSH_CLWB;
-	}
-	return have;
-}
-
-/* The line CLFLUSH works on: leaf 1 EBX bits 15:8, in 8-byte units. */
-static unsigned int cpu_line_size(void)
-{
-	unsigned int a, b, c, d, line = 0;
-
-	if (__get_cpuid(1, &a, &b, &c, &d))
-		line = ((b >> 8) & 0xff) * 8;
-	/* The flush loop aligns down with it: a power of two or nothing. */
-	return line && !(line & (line - 1)) ? line : 64;
-}
+/* ---- cache flushing (lib/flush.h) ---- */
 
 static void parse_flush(const char *arg)
 {
-	unsigned int have = cpu_flushes();
-	int f = cli_choice_arg("--flush", arg, flush_names, NR_FLUSH);
+	int f = cli_choice_arg("--flush", arg, flush_insn_names, FLUSH_NR);
 
-	if (!(have & (1U << f)))
+	if (!(flush_cpu_has() & (1U << f)))
 		cli_usage_error("invalid --flush '%s': this CPU has no %s (cpuid)", arg, arg);
 	env.flush = f;
 }
@@ -232,38 +195,8 @@ static void parse_flush(const char *arg)
 /* The best the CPU has, unless --flush chose. */
 static void resolve_flush(void)
 {
-	unsigned int have = cpu_flushes();
-
-	for (int f = 0; f < NR_FLUSH && env.flush == FLUSH_NONE; f++)
-		if (have & (1U << f))
-			env.flush = f;
-}
-
-/*
- * Write back [p, p + len) from the CPU caches, then sfence: clwb and
- * clflushopt are weakly ordered; clflush is not, and the fence keeps one
- * path. The "memory" clobbers keep the stores before the flushes.
- */
-static void flush_range(const struct run *r, const char *p, size_t len)
-{
-	uintptr_t addr = (uintptr_t)p & ~((uintptr_t)r->line - 1);
-	uintptr_t end = (uintptr_t)p + len;
-
-	switch (env.flush) {
-	case FLUSH_CLWB:
-		for (; addr < end; addr += r->line)
-			__asm__ volatile("clwb %0" : "+m"(*(volatile char *)addr) : : "memory");
-		break;
-	case FLUSH_CLFLUSHOPT:
-		for (; addr < end; addr += r->line)
-			__asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)addr) : : "memory");
-		break;
-	case FLUSH_CLFLUSH:
-		for (; addr < end; addr += r->line)
-			__asm__ volatile("clflush %0" : "+m"(*(volatile char *)addr) : : "memory");
-		break;
-	}
-	__asm__ volatile("sfence" ::: "memory");
+	if (env.flush == FLUSH_NONE)
+		env.flush = flush_best(flush_cpu_has());
 }
 
 /* ---- options ---- */
@@ -575,7 +508,7 @@ static int persist_write(struct run *r, enum method m, uint64_t off, uint64_t si
 	switch (m) {
 	case METHOD_MAPSYNC:
 		memcpy(r->map + off, r->buf, size);
-		flush_range(r, r->map + off, size);
+		flush_range(env.flush, r->line, r->map + off, size);
 		return 0;
 	case METHOD_MSYNC:
 		memcpy(r->map + off, r->buf, size);
@@ -791,7 +724,7 @@ static int print_text(const struct run *r)
 		printf(" (seed %llu)", (unsigned long long)env.seed);
 	printf(", %llu writes per row, region %llu B, flush %s, latencies in %s\n",
 	       (unsigned long long)env.writes, (unsigned long long)env.region,
-	       flush_names[env.flush], env.nsecs ? "ns" : "us");
+	       flush_insn_names[env.flush], env.nsecs ? "ns" : "us");
 	printf("%-14s %7s %8s %8s %8s %8s %8s %10s %9s %9s\n", "method", "size", "min",
 	       "median", "p99", "p99.9", "max", "writes/s", "MB/s", "x mapsync");
 	for (size_t k = 0; k < r->nrows; k++)
@@ -860,7 +793,7 @@ static int print_json(const struct run *r, FILE *out)
 	json_kv_uint(&w, "seed", env.seed);
 	json_kv_uint(&w, "writes", env.writes);
 	json_kv_uint(&w, "region", env.region);
-	json_kv_string(&w, "flush", flush_names[env.flush]);
+	json_kv_string(&w, "flush", flush_insn_names[env.flush]);
 	json_kv_string(&w, "unit", "ns");
 	json_key(&w, "rows");
 	json_begin_array(&w);
@@ -912,7 +845,7 @@ static int alloc_run(struct run *r)
 	size_t n = env.writes;
 
 	r->page_size = (size_t)sysconf(_SC_PAGESIZE);
-	r->line = cpu_line_size();
+	r->line = flush_line_size();
 	r->nrows = (size_t)env.nsizes * (size_t)env.nmethods;
 	r->rows = calloc(r->nrows, sizeof(*r->rows));
 	r->offsets = calloc(n, sizeof(*r->offsets));
@@ -955,7 +888,7 @@ int main(int argc, char **argv)
 	if ((err = cli_install_signal_handlers()) || (err = alloc_run(&r)) ||
 	    (err = create_fresh_file(&r)) || (err = check_target(&r)))
 		goto cleanup;
-	cli_verbose("flush %s, cache line %u bytes", flush_names[env.flush], r.line);
+	cli_verbose("flush %s, cache line %u bytes", flush_insn_names[env.flush], r.line);
 	for (size_t k = 0; k < r.nrows && !err; k++)
 		err = measure_row(&r, &r.rows[k], k == 0);
 	if (err)

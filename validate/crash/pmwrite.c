@@ -34,7 +34,6 @@
 #define _GNU_SOURCE
 #endif
 #include <argp.h>
-#include <cpuid.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +56,7 @@
 
 #include "cli.h"
 #include "exitcodes.h"
+#include "flush.h"
 #include "mapsync.h"
 #include "pmpattern.h"
 
@@ -64,7 +64,8 @@
 #define MAX_TAG		32
 
 enum file_mode { MODE_SPARSE, MODE_FALLOCATED, MODE_GROW, MODE_REFLINK };
-enum flush_kind { FLUSH_AUTO, FLUSH_CLWB, FLUSH_CLFLUSHOPT, FLUSH_CLFLUSH, FLUSH_NONE };
+/* --flush: auto, or one of lib/flush.h's instructions, or none. */
+enum flush_choice { FLUSH_CHOICE_AUTO, FLUSH_CHOICE_FIRST_INSN, FLUSH_CHOICE_NONE = FLUSH_CHOICE_FIRST_INSN + FLUSH_NR };
 
 static const char *const mode_names[] = { "sparse", "fallocated", "grow", "reflink" };
 static const char *const flush_names[] = { "auto", "clwb", "clflushopt", "clflush", "none" };
@@ -78,7 +79,7 @@ static struct env {
 	uint64_t crash_after;
 	bool hold;
 	const char *gate;
-	enum flush_kind flush;
+	enum flush_choice flush;
 } env = {
 	.id = PMP_IDENT_DEFAULT,
 };
@@ -89,7 +90,7 @@ struct run {
 	int sysrq_fd;
 	char *map;
 	size_t map_len;
-	enum flush_kind flush;	/* resolved: never FLUSH_AUTO */
+	enum flush_insn flush;	/* resolved: FLUSH_NONE only when --flush none */
 	unsigned int line;	/* cache line size in bytes */
 	char tag[MAX_TAG + 1];
 	const char *name;	/* env.target.path's last component, in dir_fd */
@@ -193,86 +194,28 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* ---- cache flushing ---- */
+/* ---- cache flushing (lib/flush.h) ---- */
 
-/*
- * What the CPU offers, from cpuid: leaf 7 EBX bit 24 CLWB, bit 23
- * CLFLUSHOPT; leaf 1 EDX bit 19 CLFLUSH, EBX bits 15:8 its line size in
- * 8-byte units.
- */
+/* --flush resolved against what the CPU has (cpuid). */
 static int resolve_flush(struct run *r)
 {
-	unsigned int a, b, c, d;
-	bool has_clflush = false, has_clflushopt = false, has_clwb = false;
+	unsigned int have = flush_cpu_has();
 
-	r->line = 64;
-	if (__get_cpuid(1, &a, &b, &c, &d)) {
-		has_clflush = d & (1u << 19);
-		if ((b >> 8) & 0xff)
-			r->line = ((b >> 8) & 0xff) * 8;
-	}
-	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-		has_clflushopt = b & (1u << 23);
-		has_clwb = b & (1u << 24);
-	}
-	switch (env.flush) {
-	case FLUSH_AUTO:
-		r->flush = has_clwb ? FLUSH_CLWB : has_clflushopt ? FLUSH_CLFLUSHOPT :
-			   has_clflush ? FLUSH_CLFLUSH : FLUSH_NONE;
+	r->line = flush_line_size();
+	if (env.flush == FLUSH_CHOICE_AUTO) {
+		r->flush = flush_best(have);
 		if (r->flush == FLUSH_NONE)
 			return cli_fail(EXIT_RUNTIME, "the CPU has none of clwb, clflushopt, clflush (cpuid): use --flush none to run anyway");
-		break;
-	case FLUSH_CLWB:
-		if (!has_clwb)
-			return cli_fail(EXIT_RUNTIME, "--flush clwb: the CPU has no clwb (cpuid 7.0 EBX bit 24)");
-		r->flush = FLUSH_CLWB;
-		break;
-	case FLUSH_CLFLUSHOPT:
-		if (!has_clflushopt)
-			return cli_fail(EXIT_RUNTIME, "--flush clflushopt: the CPU has no clflushopt (cpuid 7.0 EBX bit 23)");
-		r->flush = FLUSH_CLFLUSHOPT;
-		break;
-	case FLUSH_CLFLUSH:
-		if (!has_clflush)
-			return cli_fail(EXIT_RUNTIME, "--flush clflush: the CPU has no clflush (cpuid 1 EDX bit 19)");
-		r->flush = FLUSH_CLFLUSH;
-		break;
-	case FLUSH_NONE:
+	} else if (env.flush == FLUSH_CHOICE_NONE) {
 		r->flush = FLUSH_NONE;
-		break;
+	} else {
+		r->flush = env.flush - FLUSH_CHOICE_FIRST_INSN;
+		if (!(have & (1U << r->flush)))
+			return cli_fail(EXIT_RUNTIME, "--flush %s: the CPU has no %s (cpuid)",
+					flush_insn_names[r->flush], flush_insn_names[r->flush]);
 	}
-	cli_verbose("cache flush: %s, line %u bytes", flush_names[r->flush], r->line);
+	cli_verbose("cache flush: %s, line %u bytes", flush_insn_names[r->flush], r->line);
 	return 0;
-}
-
-/*
- * Write back [p, p + len) from the CPU caches and order it before anything
- * that follows (the progress line). clwb and clflushopt are weakly ordered:
- * sfence after them; clflush is ordered with other stores, the fence costs
- * nothing there and keeps one code path.
- */
-static void flush_range(const struct run *r, const void *p, size_t len)
-{
-	uintptr_t addr = (uintptr_t)p & ~((uintptr_t)r->line - 1);
-	uintptr_t end = (uintptr_t)p + len;
-
-	switch (r->flush) {
-	case FLUSH_CLWB:
-		for (; addr < end; addr += r->line)
-			__asm__ volatile("clwb %0" : "+m"(*(volatile char *)addr));
-		break;
-	case FLUSH_CLFLUSHOPT:
-		for (; addr < end; addr += r->line)
-			__asm__ volatile("clflushopt %0" : "+m"(*(volatile char *)addr));
-		break;
-	case FLUSH_CLFLUSH:
-		for (; addr < end; addr += r->line)
-			__asm__ volatile("clflush %0" : "+m"(*(volatile char *)addr));
-		break;
-	default:
-		break;
-	}
-	__asm__ volatile("sfence" ::: "memory");
 }
 
 /* ---- output: one write(2) per line, no stdio buffer in between ---- */
@@ -509,7 +452,7 @@ static int write_pages(struct run *r)
 		for (size_t w = 0; w < PMP_WORDS; w++)
 			dst[w] = page[w];
 		cli_sigbus_armed = 0;
-		flush_range(r, (const void *)dst, PMP_PAGE_SIZE);
+		flush_range(r->flush, r->line, (const void *)dst, PMP_PAGE_SIZE);
 		if ((err = emit("P %s %llu\n", r->tag, (unsigned long long)(i + 1))))
 			return err;
 		if (env.crash_set && env.crash_after == i + 1)
