@@ -56,6 +56,7 @@
 
 #include "cli.h"
 #include "exitcodes.h"
+#include "daxfile.h"
 #include "flush.h"
 #include "mapsync.h"
 #include "pmpattern.h"
@@ -255,15 +256,6 @@ static int emit(const char *fmt, ...)
 
 /* ---- file and mapping ---- */
 
-static bool is_dax(int fd)
-{
-	struct statx stx;
-
-	return statx(fd, "", AT_EMPTY_PATH, 0, &stx) == 0 &&
-	       (stx.stx_attributes_mask & STATX_ATTR_DAX) &&
-	       (stx.stx_attributes & STATX_ATTR_DAX);
-}
-
 /*
  * -m reflink: FILE.src gets every page allocated and written (zeros) and
  * synced, then FILE shares all its blocks (FICLONE). FILE.src stays: its
@@ -298,6 +290,8 @@ static int prepare_file(struct run *r)
 {
 	char *copy = strdup(env.target.path);
 	off_t size = (off_t)(env.id.pages * PMP_PAGE_SIZE);
+	const char *fs_name;
+	bool dax;
 	int err;
 
 	if (!copy)
@@ -320,8 +314,8 @@ static int prepare_file(struct run *r)
 	if (r->fd < 0)
 		return cli_fail_errno(errno, "create %s", env.target.path);
 	r->created = true;
-	if (!env.target.no_dax_check && !is_dax(r->fd))
-		return cli_fail(EXIT_NOT_DAX, "%s: not a DAX file (statx STATX_ATTR_DAX)", env.target.path);
+	if ((err = daxfile_check(r->fd, env.target.path, env.target.no_dax_check, &dax, &fs_name)))
+		return err;
 	switch (env.mode) {
 	case MODE_SPARSE:
 		if (ftruncate(r->fd, size))
@@ -356,15 +350,8 @@ static int map_file(struct run *r)
 
 	r->map_len = env.id.pages * PMP_PAGE_SIZE;
 	map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE, flags, r->fd, 0);
-	if (map == MAP_FAILED) {
-		int err = errno;
-
-		if (env.target.map_sync && err == EINVAL)
-			return cli_fail(EXIT_NO_MAP_SYNC, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EINVAL: the kernel does not know MAP_SYNC", env.target.path);
-		if (env.target.map_sync && err == EOPNOTSUPP)
-			return cli_fail(EXIT_SYNC_REFUSED, "mmap MAP_SHARED_VALIDATE|MAP_SYNC %s: EOPNOTSUPP: MAP_SYNC refused (not DAX on synchronous pmem)", env.target.path);
-		return cli_fail_errno(err, "mmap %s", env.target.path);
-	}
+	if (map == MAP_FAILED)
+		return mapsync_fail_mmap(env.target.path, env.target.map_sync, errno);
 	r->map = map;
 	/* One fault per page: more distinct points for the crash to hit. */
 	if (madvise(r->map, r->map_len, MADV_NOHUGEPAGE) && errno != EINVAL)
