@@ -30,6 +30,7 @@
 #define EXIT_REGRESSION		16 /* the regression gate: a metric got worse, large and real */
 #define EXIT_GATE_UNKNOWN	17 /* the regression gate: no regression, but some metric undecided (run more) */
 #define EXIT_NOT_COMPARABLE	18 /* runs whose metadata make comparison meaningless: refused (--force) */
+#define EXIT_BAD_INPUT		19 /* an input file is malformed (a result, samples or metadata file): refused, its file and line named */
 
 /* The VM runner (vm/run.sh, vm/job.sh): how a guest run ended, when not
  * with its job's own status. The splat classes are vm/splats.txt's. */
