@@ -154,8 +154,11 @@ tap_kernel() {
 # and the KTAP cannot tell the kernel's fault from the VM's. A test the job
 # declared and never ran (lib/ktap.sh: "never reported") is MISS, and so is
 # the job when its plan is larger than its results (it stopped reporting).
+# A file with no plan and no result (empty, or bytes that are not KTAP) is
+# one ERROR test of the job: it ran, or began to, and what it left cannot
+# be evaluated; without it the job's tests would vanish unseen.
 ktap_records() {
-	awk -v stem="$2" -v key="$3" -v kernel="$4" "$json_awk"'
+	awk -v stem="$2" -v key="$3" -v kernel="$4" -v bytes="$(wc -c <"$1")" -v file="$1" "$json_awk"'
 		function rec(name, status, directive, lg, extra) {
 			if (length(lg) > 4000) lg = "..." substr(lg, length(lg) - 3996)
 			printf "{\"t\":\"test\",\"run\":\"%s\",\"kernel\":\"%s\",\"path\":[\"%s\"%s],\"status\":\"%s\",\"log\":\"%s\",\"misc\":{\"ktap_file\":\"%s\"%s%s}}\n",
@@ -188,7 +191,12 @@ ktap_records() {
 		/^# begin / || /^# Totals:/ || /^KTAP version/ { next }
 		/^[^ \t]/ { lg = lg $0 "\n" }
 		END {
-			if (plan > seen)
+			if (plan == "" && !seen) {
+				why = bytes + 0 ? bytes " bytes with no KTAP plan (1..N) and no result (ok N / not ok N)" : "empty"
+				rec("", "ERROR", "", stem ".tap: " why ": the results of the job could not be evaluated",
+				    ",\"bytes\":" bytes + 0)
+				printf "kcidb: note: %s: %s: reported as one ERROR test\n", file, why >"/dev/stderr"
+			} else if (plan > seen)
 				rec("", "MISS", "", lg,
 				    ",\"planned\":" plan ",\"reported\":" seen + 0)
 		}' "$1" >>"$rec"

@@ -4,7 +4,7 @@
 # extra tables, a gate run and a gate output (results/baselines) validates
 # against results/kcidb-v5.schema.json; statuses, paths, kernels and numbers
 # are the inputs'; the schema refuses what KCIDB refuses; a bad RUN is one
-# line. KTAP output.
+# line; a job whose KTAP does not parse is one ERROR test. KTAP output.
 # KCIDB=, SCHEMA=: another converter or schema (each check below was seen
 # failing against a broken copy). JSONSCHEMA=: the validator, Debian's
 # python3-jsonschema (mk/deps.sh) by default, not whatever else PATH has.
@@ -210,6 +210,28 @@ make_kcidb_no_run() {
 		{ echo "exit $rc: $(head -c 300 "$tmp/me")"; return 1; }
 }
 
+# A job whose KTAP does not parse (random bytes, or empty: no plan, no
+# result) is one ERROR test of the job, its results not evaluated; its
+# tests must not vanish from the document unseen (issue 30). The bytes are
+# fixed (awk srand) so the document is the same each run.
+garbled_ktap() {
+	cp -R "$data/check" "$tmp/garbled" &&
+		awk 'BEGIN { srand(30); for (i = 0; i < 3000; i++) printf "%c", int(rand() * 256) }' >"$tmp/garbled/guest-check.tap" &&
+		: >"$tmp/garbled/conformance-6.12.tap" || return 1
+	kcidb "$tmp/garbled.json" "$tmp/garbled"
+	[ "$(cat "$tmp/garbled.json.rc")" = 0 ] ||
+		{ echo "exit $(cat "$tmp/garbled.json.rc"): $(head -c 300 "$tmp/garbled.json.err")"; return 1; }
+	grep -q "^kcidb: note: .*/guest-check.tap: 3000 bytes" "$tmp/garbled.json.err" ||
+		{ echo "no note naming guest-check.tap: $(head -c 300 "$tmp/garbled.json.err")"; return 1; }
+	valid "$tmp/garbled.json" &&
+	want "$tmp/garbled.json" '(.tests | map({(.path): .}) | add) as $t |
+		$t["mapsync.guest-check"].status == "ERROR" and $t["mapsync.guest-check"].misc.ktap_file == "guest-check.tap" and
+		($t["mapsync.guest-check"].log_excerpt | contains("3000 bytes")) and
+		$t["mapsync.conformance-6_12"].status == "ERROR" and ($t["mapsync.conformance-6_12"].log_excerpt | contains("empty")) and
+		$t["mapsync.smoke-6_12.smoke_fsdax"].status == "PASS" and (.tests | length) == 11' \
+		'[.tests[] | [.path, .status, .log_excerpt]]'
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check converts_every_kind converts
@@ -239,4 +261,5 @@ ktap_check bad_origin_one_line one_line 2 --origin Bad-Lab "$tmp/check"
 ktap_check corrupt_results_one_line corrupt_gate
 ktap_check make_kcidb_writes_document make_kcidb
 ktap_check make_kcidb_without_run_one_line make_kcidb_no_run
+ktap_check unparsable_ktap_is_an_error_test garbled_ktap
 ktap_finish
