@@ -11,9 +11,67 @@
 #                                  (daxlat --json, "phases": average per
 #                                  phase), one stacked bar per file
 # Prints the PNGs written, one per line. Needs gnuplot (make deps).
+# Every run read is first checked by the gate, "$GATE --check RUN" (GATE:
+# default .output/bin/gate, as make passes it), then by plot.sh's own reading
+# of its samples.txt: a refused run is the gate's line and exit code, a
+# sample that is not a positive whole number of ns is refused here too
+# (exit 19, file and line named). The PNGs are drawn in a scratch folder
+# and moved into OUTDIR only when all of them were: never half a plot.
+# Exit: 0; 2 usage, a missing file or no gnuplot; 1 no gate binary or
+# gnuplot failed; 19 a malformed input file; else the gate's check's code.
 set -eu
-die() { echo "plot: $*" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+suite_lib=$here/../lib
+. "$suite_lib/exitcodes.sh"
+GATE=${GATE:-$(cd "$here/.." && pwd)/.output/bin/gate}
+die() { echo "plot: $*" >&2; exit "$EXIT_USAGE"; }
+bad() { echo "plot: $*" >&2; exit "$EXIT_BAD_INPUT"; }
 command -v gnuplot >/dev/null || die "no gnuplot (make deps installs gnuplot-nox)"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/plot.XXXXXX") || { echo "plot: cannot make a scratch folder" >&2; exit "$EXIT_RUNTIME"; }
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# check_samples FILE: every line "BOOT FS SCENARIO ROUND NS..." with
+# positive whole numbers of ns (at most 15 digits: exact in a double), and
+# names gnuplot's quoted strings and file names can hold. A nan or inf
+# would spin hist's bucket loop; a cut last line has no newline.
+check_samples() {
+	[ -e "$1" ] || die "$1: missing (not a gate run, or it wrote nothing)"
+	[ -f "$1" ] || bad "$1: not a file"
+	[ -s "$1" ] || bad "$1: empty (no samples)"
+	[ "$(tail -c 1 "$1" | wc -l)" -eq 1 ] ||
+		bad "$1:$(($(wc -l <"$1") + 1)): the last line has no newline (a file cut short: a run killed while writing?)"
+	why=$(awk -v q="'" '
+		function no(why) { print FNR ": " why; exit 1 }
+		/\r/ { no("a carriage return ends the line (CRLF line ends: dos2unix it)") }
+		NF < 5 { no("want BOOT FS SCENARIO ROUND NS..., got " NF " field(s)") }
+		$1 !~ /^[1-9][0-9]*$/ || $4 !~ /^[1-9][0-9]*$/ { no("boot " q $1 q " and round " q $4 q ": whole numbers from 1") }
+		$2 !~ /^[A-Za-z0-9_.+-]+$/ { no("filesystem " q $2 q ": letters, digits and _.+- only") }
+		$3 !~ /^[A-Za-z0-9_.:+-]+$/ { no("scenario " q $3 q ": letters, digits and _.:+- only") }
+		{ for (i = 5; i <= NF; i++) if ($i !~ /^[0-9]+$/ || length($i) > 15 || $i + 0 == 0)
+			no(q $i q " is not a sample: a positive whole number of ns") }' "$1") || bad "$1:$why"
+}
+
+# check_run RUN: the gate's check, then ours.
+check_run() {
+	[ -x "$GATE" ] || { echo "plot: no gate binary $GATE to check $1 with (build it: make O=DIR DIR/bin/gate, then GATE=DIR/bin/gate)" >&2
+		exit "$EXIT_RUNTIME"; }
+	rc=0
+	"$GATE" --check "$1" >/dev/null 2>"$tmp/gate.err" || rc=$?
+	[ "$rc" = 0 ] || { cat "$tmp/gate.err" >&2; exit "$rc"; }
+	check_samples "$1/samples.txt"
+}
+
+# publish OUTDIR: the PNGs drawn in the scratch folder into OUTDIR, printed.
+publish() {
+	mkdir -p "$1"
+	for p in "$tmp"/png/*.png; do
+		mv "$p" "$1/" || { echo "plot: cannot move $(basename "$p") into $1" >&2; exit "$EXIT_RUNTIME"; }
+		echo "$1/$(basename "$p")"
+	done
+}
+drew() { echo "plot: gnuplot failed drawing $1" >&2; exit "$EXIT_RUNTIME"; }
 
 # cdf SAMPLES FS SCENARIO OUT: "us fraction" points of the pooled per-fault
 # latencies of that scenario, at most 400 of them.
@@ -24,13 +82,14 @@ cdf() {
 	[ -s "$4" ] || die "no samples of $2 $3 in $1"
 }
 
-# hist SAMPLES FS SCENARIO OUT: log2 buckets, "lo_us count".
+# hist SAMPLES FS SCENARIO OUT: log2 buckets, "lo_us count". At most 64
+# doublings: the loop ends whatever the value (check_samples refused the
+# ones that would not).
 hist() {
 	awk -v fs="$2" -v s="$3" '$2 == fs && $3 == s { for (i = 5; i <= NF; i++) {
-			us = $i / 1000; b = 1; while (b * 2 <= us) b *= 2; n[b]++ } }
+			us = $i / 1000; b = 1; for (k = 0; k < 64 && b * 2 <= us; k++) b *= 2; n[b]++ } }
 		END { for (b in n) print b, n[b] }' "$1" | sort -n >"$4"
 }
-
 # range CDF...: "[LO:HI]" from the 1st to the 99th percentile over the CDFs,
 # with a margin: the tails would squeeze the body into a line.
 range() {
@@ -49,19 +108,19 @@ filesystems_of() { awk '{ print $2 }' "$1" | sort -u; }
 
 plot_run() {
 	run=$1 out=$2 samples=$1/samples.txt
-	[ -f "$samples" ] || die "$run: no samples.txt (not a gate run)"
-	mkdir -p "$out"
+	check_run "$run"
+	mkdir "$tmp/png"
 	for fs in $(filesystems_of "$samples"); do
 		cmd= hcmd=
 		for s in $(scenarios_of "$samples"); do
-			cdf "$samples" "$fs" "$s" "$out/.cdf-$fs-$s"
-			hist "$samples" "$fs" "$s" "$out/.hist-$fs-$s"
-			cmd="$cmd${cmd:+, }'$out/.cdf-$fs-$s' using 1:2 with lines lw 2 title '$s'"
-			hcmd="$hcmd${hcmd:+, }'$out/.hist-$fs-$s' using 1:2 with linespoints lw 2 title '$s'"
+			cdf "$samples" "$fs" "$s" "$tmp/cdf-$fs-$s"
+			hist "$samples" "$fs" "$s" "$tmp/hist-$fs-$s"
+			cmd="$cmd${cmd:+, }'$tmp/cdf-$fs-$s' using 1:2 with lines lw 2 title '$s'"
+			hcmd="$hcmd${hcmd:+, }'$tmp/hist-$fs-$s' using 1:2 with linespoints lw 2 title '$s'"
 		done
-		gnuplot <<EOF
+		gnuplot <<EOG || drew "$out/latency-$fs.png"
 set terminal pngcairo size 1000,800 font ",10" noenhanced
-set output '$out/latency-$fs.png'
+set output '$tmp/png/latency-$fs.png'
 set multiplot layout 2,1 title "$fs -o dax: per-fault latency, with MAP_SYNC (-sync) and without (-nosync)"
 set logscale x 2
 set grid
@@ -75,31 +134,31 @@ set logscale y
 set key top right
 plot $hcmd
 unset multiplot
-EOF
-		echo "$out/latency-$fs.png"
+EOG
 	done
-	rm -f "$out"/.cdf-* "$out"/.hist-*
+	publish "$out"
 }
 
 plot_gate() {
 	base=$1/samples.txt new=$2/samples.txt out=$3
-	[ -f "$base" ] && [ -f "$new" ] || die "need two gate runs with samples.txt"
-	mkdir -p "$out"
+	check_run "$1"
+	check_run "$2"
+	mkdir "$tmp/png"
 	for fs in $(filesystems_of "$base"); do
 		cmd=
 		n=0
-		for s in $(rows_of_both "$base" "$new" "$out/.rows"); do
-			cdf "$base" "$fs" "$s" "$out/.b-$s"
-			cdf "$new" "$fs" "$s" "$out/.n-$s"
+		for s in $(rows_of_both "$base" "$new" "$tmp/rows"); do
+			cdf "$base" "$fs" "$s" "$tmp/b-$s"
+			cdf "$new" "$fs" "$s" "$tmp/n-$s"
 			n=$((n + 1))
 			cmd="$cmd
 set title '$fs $s (1st to 99th percentile)'
-set xrange $(range "$out/.b-$s" "$out/.n-$s")
-plot '$out/.b-$s' using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'base', '$out/.n-$s' using 1:2 with lines lw 2 lc rgb '#d62728' title 'new'"
+set xrange $(range "$tmp/b-$s" "$tmp/n-$s")
+plot '$tmp/b-$s' using 1:2 with lines lw 2 lc rgb '#1f77b4' title 'base', '$tmp/n-$s' using 1:2 with lines lw 2 lc rgb '#d62728' title 'new'"
 		done
-		gnuplot <<EOF
+		gnuplot <<EOG || drew "$out/gate-$fs.png"
 set terminal pngcairo size 1000,$((n * 260)) font ",10" noenhanced
-set output '$out/gate-$fs.png'
+set output '$tmp/png/gate-$fs.png'
 set multiplot layout $n,1 title "$fs: base (blue) against new (red), CDF of per-fault latency (us)"
 set grid
 set key bottom right
@@ -107,28 +166,30 @@ set ylabel "fraction"
 set xlabel "us"
 $cmd
 unset multiplot
-EOF
-		echo "$out/gate-$fs.png"
+EOG
 	done
-	rm -f "$out"/.b-* "$out"/.n-*
+	publish "$out"
 }
 
 # phases FILE... OUTDIR: one bar per file (its name), the average of each
 # phase of its synchronous faults stacked.
 plot_phases() {
 	eval "out=\${$#}"
-	rows=$(mktemp)
+	rows=$tmp/rows
+	: >"$rows"
 	while [ $# -gt 1 ]; do
+		[ -f "$1" ] || die "$1: missing"
+		jq empty "$1" 2>/dev/null || bad "$1: not valid JSON (a file cut short?)"
 		# A file without synchronous faults (preallocated blocks) has no bar.
 		jq -r --arg n "$(basename "$1" .kernel.json)" '[.phases[] | select(.phase <= 3) | .avg] |
-			select(length == 3) | [$n] + map(tostring) | join(" ")' "$1" >>"$rows" ||
-			die "$1: no phases (daxlat --json output?)"
+			select(length == 3) | [$n] + map(tostring) | join(" ")' "$1" >>"$rows" 2>/dev/null ||
+			bad "$1: no phases with an avg each (daxlat --json output?)"
 		shift
 	done
-	mkdir -p "$out"
-	gnuplot <<EOF
+	mkdir "$tmp/png"
+	gnuplot <<EOG || drew "$out/phases.png"
 set terminal pngcairo size 900,500 font ",10" noenhanced
-set output '$out/phases.png'
+set output '$tmp/png/phases.png'
 set title "Where a synchronous fault's time goes, $(basename "$out") (daxlat: average per phase, us)"
 set style data histograms
 set style histogram rowstacked
@@ -138,9 +199,8 @@ set grid y
 set ylabel "us"
 set xtics rotate by -20
 plot '$rows' using 2:xtic(1) title 'dax_iomap_fault (to NEEDDSYNC)', '' using 3 title 'metadata sync (fdatasync)', '' using 4 title 'writable entry insert'
-EOF
-	rm -f "$rows"
-	echo "$out/phases.png"
+EOG
+	publish "$out"
 }
 
 case ${1:-} in
