@@ -192,8 +192,9 @@ double stats_ks_p(const double *a, size_t na, const double *b, size_t nb, double
 	while (i < N) {	/* step over all equal values before comparing */
 		double v = p_all[i].v, gap;
 
-		for (; i < N && p_all[i].v == v; i++)
+		do	/* at least one: a NaN equals nothing, not even itself */
 			p_all[i].from_a ? ca++ : cb++;
+		while (++i < N && p_all[i].v == v);
 		gap = fabs((double)ca / na - (double)cb / nb);
 		if (gap > d)
 			d = gap;

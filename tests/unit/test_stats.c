@@ -3,6 +3,7 @@
  * they are known by hand, properties (symmetry, ties, n = 3, identical
  * samples, one outlier) elsewhere. */
 #include <math.h>
+#include <unistd.h>
 
 #include "stats.h"
 #include "ktap.h"
@@ -78,6 +79,19 @@ static void test_ks(struct ktap_case_ctx *t)
 	KTAP_EXPECT(t, d == 0 && p == 1, "identical: D %g p %g", d, p);
 }
 
+/* A NaN must not stop the KS loop from advancing (it once spun forever on
+ * one; the gate now refuses such samples). A hang is a failure: SIGALRM. */
+static void test_ks_nan_ends(struct ktap_case_ctx *t)
+{
+	const double a[] = { 1, NAN, 3 }, b[] = { 4, 5, 6 };
+	double d, p;
+
+	alarm(10);
+	p = stats_ks_p(a, 3, b, 3, &d);
+	alarm(0);
+	KTAP_EXPECT(t, p >= 0 && p <= 1, "p %g", p);
+}
+
 /* One outlier in 20 moves neither test; the median change stays 0. */
 static void test_one_outlier(struct ktap_case_ctx *t)
 {
@@ -135,6 +149,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_mwu_identical_and_ties),
 	KTAP_CASE(test_mwu_normal),
 	KTAP_CASE(test_ks),
+	KTAP_CASE(test_ks_nan_ends),
 	KTAP_CASE(test_one_outlier),
 	KTAP_CASE(test_bootstrap),
 	KTAP_CASE(test_null_change),
