@@ -1,6 +1,6 @@
 #!/bin/sh
 # The exit code table is one table: lib/exitcodes.h, read by shell scripts
-# through lib/exitcodes.sh and listed in the README. Each must say the same.
+# through lib/exitcodes.sh and listed in lib/README.md (rendered by make figures). Each must say the same.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$root/lib/ktap.sh"
@@ -22,9 +22,9 @@ shell_matches() {
 	done
 }
 readme_matches() {
-	got=$(sed -n 's/^| \([0-9]*\) | `\(EXIT_[A-Z0-9_]*\)` | .*/\1 \2/p' "$root/README.md")
+	got=$(sed -n 's/^| \([0-9]*\) | `\(EXIT_[A-Z0-9_]*\)` | .*/\1 \2/p' "$root/lib/README.md")
 	want=$(header_codes)
-	[ "$got" = "$want" ] || { echo "README table differs from lib/exitcodes.h: README has $(echo "$got" | wc -l) rows, the header $(echo "$want" | wc -l)"; return 1; }
+	[ "$got" = "$want" ] || { echo "lib/README.md's table differs from lib/exitcodes.h (make figures): it has $(echo "$got" | wc -l) rows, the header $(echo "$want" | wc -l)"; return 1; }
 }
 splat_codes_named() {
 	awk '!/^#/ && NF >= 3 { print $2 }' "$root/vm/splats.txt" | while read -r name; do
@@ -38,7 +38,7 @@ ktap_plan_checks "$0"
 ktap_start
 ktap_check codes_unique unique_numbers
 ktap_check shell_variables_match_header shell_matches
-ktap_check readme_table_matches_header readme_matches
+ktap_check doc_table_matches_header readme_matches
 ktap_check splat_classes_have_codes splat_codes_named
 ktap_check exit_name_lookup name_of_code
 ktap_finish

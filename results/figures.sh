@@ -1,0 +1,264 @@
+#!/bin/sh
+# The docs' figures, rendered from recorded runs (results/figures.txt), so a
+# page never carries a number copied by hand:
+#   figures.sh render NAME   figure NAME's block on stdout
+#   figures.sh update        every page's blocks rewritten from their sources
+#   figures.sh check         exit 1, naming each figure whose block in its
+#                            page differs from what its source gives
+# A block sits in its page between "<!-- figure NAME -->" and
+# "<!-- end figure NAME -->". Each figure's label (kernel, QEMU, accelerator,
+# CPU, revision) comes from its runs' meta.txt. Needs jq; the gate-noise
+# figures need the gate (GATE, default .output/bin/gate).
+# Exit: 0; 1 a figure differs or cannot be rendered; 2 usage.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=${here%/results}
+cd "$root" || exit 2
+GATE=${GATE:-$root/.output/bin/gate}
+TABLE=${FIGURES_TABLE:-results/figures.txt}
+
+die() { echo "figures.sh: $*" >&2; exit 1; }
+
+# rows: the table without comments, "name page kind source" per line.
+rows() { awk '!/^#/ && NF == 4' "$TABLE"; }
+
+# meta_of RUN KEY: KEY's value in RUN's meta.txt, or the first one below it.
+meta_of() {
+	m=$1/meta.txt
+	[ -f "$m" ] || m=$(find "$1" -name meta.txt | sort | head -n 1)
+	[ -n "$m" ] && [ -f "$m" ] || { echo "?"; return; }
+	sed -n "s/^$2=//p" "$m" | head -n 1 | tr -d "'"
+}
+
+# label RUN: how RUN was obtained, one line.
+label() {
+	qemu=$(meta_of "$1" qemu | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')
+	echo "kernel $(meta_of "$1" kernel), QEMU ${qemu:-?} ($(meta_of "$1" accelerator)), host CPU" \
+		"\"$(meta_of "$1" host_cpu)\", $(meta_of "$1" guest_cpus) vCPUs, suite revision $(meta_of "$1" git_revision)"
+}
+
+# source_line SOURCE WHAT: the figure's caption: where it comes from.
+source_line() { echo "_$2 \`$1\`, rendered by \`make figures\`._"; }
+
+# ---- renderers: fig_KIND SOURCE ---------------------------------------------
+
+# The letter's four file/load pairs: none -> MAP_SYNC median, and the ratio
+# measured within each boot, per kernel; the 2017 letter's averages beside.
+headline_facts() {
+	t=$1/table.json
+	letter=$(awk '/^# scenario:/ { s = $3 } /^min=/ { split($2, a, "="); print s, a[2] }' results/reference/cover-v2.txt)
+	echo "| fs | file, load | $(jq -r '[.kernels[].name] | join(" | ")' "$t") | 2017 letter (ext4, ramdisk, avg) |"
+	echo "|---|---|$(jq -r '[.kernels[] | "---"] | join("|")' "$t")|---|"
+	jq -r '.kernels[].name as $k | .cells[] | select(.kernel == $k) | "cell \(.fs) \(.scenario) \($k) \(.median.median)"' "$t"
+	jq -r '.ratios[] | "ratio \(.fs) \(.pair) \(.kernel) \(.sync_over_nosync.median)"' "$t"
+	echo "$letter" | sed "s/^/letter /"
+}
+
+fig_headline() {
+	[ -f "$1/table.json" ] || die "$1/table.json: missing (a make reproduce-kernels folder)"
+	headline_facts "$1" | awk -v kernels="$(jq -r '[.kernels[].name] | join(" ")' "$1/table.json")" '
+	/^\|/ { print; next }
+	$1 == "cell" { m[$2, $3, $4] = $5; next }
+	$1 == "ratio" { r[$2, $3, $4] = $5; next }
+	$1 == "letter" { l[$2] = $3; next }
+	END {
+		nk = split(kernels, k, " ")
+		split("prealloc-none empty-none empty-copy fallocated-none", pairs, " ")
+		name["prealloc-none"] = "written (preallocated), none"; name["empty-none"] = "empty, none"
+		name["empty-copy"] = "empty, copying"; name["fallocated-none"] = "fallocated (unwritten), none"
+		for (f = 1; f <= 2; f++) for (p = 1; p <= 4; p++) {
+			fs = f == 1 ? "ext4" : "xfs"; pr = pairs[p]; line = "| " fs " | " name[pr] " |"
+			for (i = 1; i <= nk; i++)
+				line = line sprintf(" %.1f → %.1f µs, %.2f× |", m[fs, pr "-nosync", k[i]], m[fs, pr "-sync", k[i]],
+					r[fs, pr, k[i]])
+			a = l[pr "-nosync"]; b = l[pr "-sync"]
+			line = line (fs == "ext4" && a != "" ? sprintf(" %d → %d µs, %.1f× |", a, b, b / a) : " |")
+			print line
+		}
+	}'
+	echo
+	echo "Median per-fault latency without → with MAP_SYNC, 512 PTE faults, median over" \
+		"$(jq -r .rounds "$1/table.json") rounds (one boot per kernel and round, kernels interleaved); the ratio is" \
+		"measured within each boot. $(label "$1/r1-$(jq -r '.kernels[0].name' "$1/table.json")")."
+	source_line "$1" "From"
+}
+
+fig_kernels_table() {
+	echo '```'
+	sh results/kernels-table.sh "$1" || die "results/kernels-table.sh $1 failed"
+	echo '```'
+	echo "$(label "$1/r1-$(jq -r '.kernels[0].name' "$1/table.json")")."
+	source_line "$1" "From"
+}
+
+# boots_of RUN: RUN's boot folders that have an extra.json.
+boots_of() { for b in "$1"/boot*/extra.json; do [ -f "$b" ] && echo "$b"; done; }
+
+# The 64 B persist rows of a written file, sequential: MAP_SYNC + flush's
+# median, the others over it, min-max over the boots.
+fig_persist() {
+	files=$(boots_of "$1"); [ -n "$files" ] || die "$1: no boot*/extra.json"
+	echo "| | MAP_SYNC + flush | msync | pwrite + fdatasync | store + fdatasync |"
+	echo "|---|---|---|---|---|"
+	for f in $files; do
+		jq -r '.persist[] | select(.size == 64 and .state == "written" and .pattern == "seq") |
+			"\(.fs) \(.method | sub("\\+.*"; "")) \(.median_ns) \(.ratio_vs_mapsync)"' "$f"
+	done | awk '
+		{ k = $1 SUBSEP $2; v = $2 == "mapsync" ? $3 : $4
+		  if (!(k in lo) || v < lo[k]) lo[k] = v; if (!(k in hi) || v > hi[k]) hi[k] = v }
+		END { split("mapsync msync pwrite mmap-fdatasync", m, " ")
+			for (f = 1; f <= 2; f++) { fs = f == 1 ? "ext4" : "xfs"; line = "| " fs " -o dax |"
+				for (i = 1; i <= 4; i++) { k = fs SUBSEP m[i]
+					line = line (i == 1 ? sprintf(" %.0f-%.0f ns |", lo[k], hi[k]) : sprintf(" x%.0f-x%.0f |", lo[k], hi[k])) }
+				print line } }'
+	echo
+	echo "A 64 B write to a written file, sequential offsets, made durable; median of" \
+		"$(meta_of "$1" PERSIST_WRITES) writes; x = over MAP_SYNC + flush's median in the same" \
+		"boot; min-max over $(echo "$files" | wc -l) boots (one make reproduce each). $(label "$1")."
+	source_line "$1" "From"
+}
+
+# The MAP_SYNC fault tail of empty files under 1, 2 and 4 writers.
+fig_tail() {
+	files=$(boots_of "$1"); [ -n "$files" ] || die "$1: no boot*/extra.json"
+	echo "| | p50 µs | p99 µs | commits per NEEDDSYNC fault |"
+	echo "|---|---|---|---|"
+	for f in $files; do
+		jq -r '.tail[] | select(.map_sync) | "\(.fs) \(.writers) \(.layout) \(.median_ns) \(.p99_ns) \(.commits) \(.needdsync)"' "$f"
+	done | awk '
+		function keep(k, v) { if (!(k in lo) || v < lo[k]) lo[k] = v; if (!(k in hi) || v > hi[k]) hi[k] = v }
+		{ k = $1 " " $2 " " $3; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+		  keep(k SUBSEP "p50", $4 / 1000); keep(k SUBSEP "p99", $5 / 1000); keep(k SUBSEP "c", $7 ? $6 / $7 : 0) }
+		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, a, " ")
+			who = a[2] == 1 ? "1 writer" : a[2] " writers, " (a[3] == "own-files" ? "own files" : "one file")
+			printf "| %s, %s | %.0f-%.0f | %.0f-%.0f | %.2f-%.2f |\n", a[1], who, lo[k, "p50"], hi[k, "p50"],
+				lo[k, "p99"], hi[k, "p99"], lo[k, "c"], hi[k, "c"] } }'
+	echo
+	echo "Empty files, 512 pages per writer, MAP_SYNC, under daxlat; commits are jbd2 commits (ext4) or CIL" \
+		"checkpoints (xfs); min-max over $(echo "$files" | wc -l) boots. $(label "$1")."
+	source_line "$1" "From"
+}
+
+fig_scenarios() {
+	echo "| scenario | file before mapping | load | mapping | fault | the letter's table | run by |"
+	echo "|---|---|---|---|---|---|---|"
+	awk '!/^#/ && NF == 7 { printf "| `%s` | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3,
+		($4 == "sync" ? "MAP_SHARED_VALIDATE\\|MAP_SYNC" : "MAP_SHARED"), ($5 == "pmd" ? "2 MiB" : "4 KiB"),
+		$6, $7 }' "$1"
+	echo
+	source_line "$1" "The rows of"
+}
+
+# gate --noise of each run: the boot-to-boot CV of every row's median (one
+# column per run, named by its measure mode); one run: median, p90, p99.
+fig_gate_noise() {
+	[ -x "$GATE" ] || die "no gate at $GATE (make it first)"
+	runs=$(echo "$1" | tr ',' ' ') n=0 head="| fs | scenario |" rule="|---|---|"
+	for r in $runs; do
+		n=$((n + 1))
+		"$GATE" --noise --base "$r" --json >"$tmp/noise-$n.json" 2>"$tmp/err" || die "gate --noise $r: $(cat "$tmp/err")"
+	done
+	if [ $n = 1 ]; then
+		for m in median p90 p99; do head="$head $m |"; rule="$rule---|"; done
+	else
+		for r in $runs; do head="$head $(meta_of "$r" measure) |"; rule="$rule---|"; done
+	fi
+	echo "$head"; echo "$rule"
+	i=0
+	for r in $runs; do
+		i=$((i + 1))
+		jq -r --arg i "$i" '.noise[] | "\(.fs) \(.scenario) \($i) \(.metric) \(.cv_boots_pct)"' "$tmp/noise-$i.json"
+	done | awk -v n=$n '
+		{ k = $1 " " $2; if (!(k in seen)) { seen[k] = 1; order[++nk] = k } v[k, $3, $4] = $5 }
+		END { for (j = 1; j <= nk; j++) { k = order[j]; split(k, a, " "); line = "| " a[1] " | " a[2] " |"
+			if (n == 1) { line = line sprintf(" %.2f %% | %.2f %% | %.2f %% |", v[k, 1, "median"], v[k, 1, "p90"], v[k, 1, "p99"]) }
+			else for (i = 1; i <= n; i++) line = line sprintf(" %.2f %% |", v[k, i, "median"])
+			print line } }'
+	echo
+	echo "Coefficient of variation across boots of each row's quantile (gate --noise)."
+	for r in $runs; do
+		echo "- $(meta_of "$r" measure): $(meta_of "$r" boots) boots × $(meta_of "$r" ROUNDS) rounds of $(meta_of "$r" PAGES) faults; $(label "$r")."
+	done
+	echo
+	source_line "$1" "From"
+}
+
+# gate-power: every scenario's median over all trials, binned by the change
+# the injected delay really made, and how often each bin was called worse.
+fig_gate_power() {
+	ls "$1"/gates/d*.json >/dev/null 2>&1 || die "$1: no gates/d*.json (a make gate-power folder)"
+	echo "| change measured | trials | called worse | same | unknown | better |"
+	echo "|---|---|---|---|---|---|"
+	jq -r '.rows[] | select(.metric == "median") | "\(.change) \(.verdict)"' "$1"/gates/d*.json |
+		awk 'BEGIN { split("-1e9 0 1 2 5 10 25", lo, " "); split("0 1 2 5 10 25 1e9", hi, " ") }
+		{ c = 100 * $1; for (i = 1; i <= 7; i++) if (c >= lo[i] && c < hi[i]) { n[i]++; v[i, $2]++ } }
+		END { for (i = 1; i <= 7; i++) printf "| %s | %d | %d (%.0f %%) | %d | %d | %d |\n",
+			(i == 1 ? "< 0 %" : i < 7 ? sprintf("%s-%s %%", lo[i], hi[i]) : ">= 25 %"), n[i], v[i, "worse"],
+			n[i] ? 100 * v[i, "worse"] / n[i] : 0, v[i, "same"], v[i, "unknown"], v[i, "better"] }'
+	echo
+	echo "fault_delay.ko on dax_iomap_fault, delays $(ls "$1"/gates/ | sed -n 's/^d\([0-9]*\)-.*/\1/p' | sort -nu | tr '\n' ' ')ns," \
+		"$(ls "$1"/gates/ | sed -n 's/^d[0-9]*-\([0-9]*\)\.json$/\1/p' | sort -nu | tail -n 1) trials each with its own base;" \
+		"$(meta_of "$1/runs/base-1" boots) boots × $(meta_of "$1/runs/base-1" ROUNDS) rounds a side. $(label "$1/runs/base-1")."
+	source_line "$1" "From"
+}
+
+fig_exit_codes() {
+	echo "| code | name | meaning |"
+	echo "|---|---|---|"
+	awk '$1 == "#define" && $2 ~ /^EXIT_/ { m = $0; sub(/.*\/\* */, "", m); sub(/ *\*\/.*/, "", m)
+		printf "| %s | `%s` | %s |\n", $3, $2, m }' "$1"
+	echo
+	source_line "$1" "From"
+}
+
+# ---- the blocks -----------------------------------------------------------------
+
+render() {
+	row=$(rows | awk -v n="$1" '$1 == n')
+	[ -n "$row" ] || die "no figure '$1' in $TABLE"
+	set -- $row
+	kind=$(echo "$3" | tr - _)
+	echo "<!-- figure $1 -->"
+	"fig_$kind" "$4" || return 1
+	echo "<!-- end figure $1 -->"
+}
+
+# block PAGE NAME: the block now in PAGE, markers included.
+block() {
+	awk -v n="$2" '$0 == "<!-- figure " n " -->" { on = 1 } on { print } $0 == "<!-- end figure " n " -->" { on = 0 }' "$1"
+}
+
+# replace PAGE NAME FILE: PAGE with NAME's block replaced by FILE.
+replace() {
+	awk -v n="$2" -v f="$3" '
+		$0 == "<!-- figure " n " -->" { while ((getline l < f) > 0) print l; skip = 1; next }
+		skip && $0 == "<!-- end figure " n " -->" { skip = 0; next }
+		!skip { print }' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/figures.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+case ${1:-} in
+render) [ $# = 2 ] || { echo "usage: figures.sh render NAME" >&2; exit 2; }
+	render "$2" >"$tmp/out" || exit 1
+	cat "$tmp/out" ;;
+update|check)
+	rc=0
+	for name in $(rows | awk '{ print $1 }'); do
+		page=$(rows | awk -v n="$name" '$1 == n { print $2 }')
+		[ -f "$page" ] || { echo "figures.sh: $name: no page $page" >&2; rc=1; continue; }
+		block "$page" "$name" >"$tmp/now"
+		[ -s "$tmp/now" ] || { echo "figures.sh: $page has no block '<!-- figure $name -->'" >&2; rc=1; continue; }
+		render "$name" >"$tmp/new" || { rc=1; continue; }
+		cmp -s "$tmp/now" "$tmp/new" && continue
+		if [ "$1" = check ]; then
+			echo "figures.sh: $page: figure $name differs from what its source gives (make figures):" >&2
+			diff "$tmp/now" "$tmp/new" | head -n 6 >&2
+			rc=1
+		else
+			replace "$page" "$name" "$tmp/new" && echo "  FIGURE   $page: $name"
+		fi
+	done
+	exit $rc ;;
+*) echo "usage: figures.sh render NAME | update | check" >&2; exit 2 ;;
+esac
