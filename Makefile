@@ -57,7 +57,7 @@ CHECK ?= $(O)/check
 ACCEL ?= tcg
 # QEMU: bookworm's 7.2 under multi-threaded TCG runs stale code after the
 # kernel patches an instruction another vCPU executes (every BPF attach), and
-# the guest locks up; bookworm-backports' 10.0 does not (README, "What runs
+# the guest locks up; bookworm-backports' 10.0 does not (vm/README.md, "What runs
 # where"). QEMU_SUITE=bookworm uses the installed qemu-system-x86_64.
 QEMU_SUITE ?= bookworm-backports
 TCG_THREAD ?= multi
@@ -122,6 +122,7 @@ help:
 	@echo 'make reproduce-kernels  the reproduce scenarios on every kernel, interleaved; one cross-kernel table'
 	@echo 'make kernel-source GUEST=6.12; make kernel KSRC=.output/src/6.12/linux-source-6.12   build your own'
 	@echo 'make gate-run; make baseline; make gate BASE=RUN NEW=RUN   the regression gate (gate-aa, gate-power, gate-kernels: its studies)'
+	@echo 'make figures    the docs'"'"' result tables, rendered again from their recorded runs (results/figures.txt)'
 	@echo 'make clean      remove $(O)/'
 	@echo 'Variables: V=1 (verbose), GUEST=NAME (guest kernel, one of: $(KERNELS)), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel),'
 	@echo '  ACCEL=tcg|kvm, PAGES, REPS, EXTRA, PERSIST_WRITES, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS, MEASURE=icount|wall, BOOTS, GATE_ROUNDS, DELAY_NS'

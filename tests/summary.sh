@@ -3,7 +3,7 @@
 # CI reads: "N passed, N failed, N skipped". Subtests (indented) are not
 # counted twice. A document whose results do not match its plan (a test that
 # crashed half-way) counts as one failure. A SKIP fails the run: nothing in
-# this suite may skip silently (README, "Tests").
+# this suite may skip silently (tests/README.md).
 # A FILE that does not exist (a part that produced no KTAP) counts as one
 # failure too. An XFAIL (a known kernel bug, validate/known-bugs.txt) and an
 # XPASS (one that did not show) count as passed, each listed by name.
