@@ -6,15 +6,20 @@
 # Usage: extra-tables.sh RUN          the tables, as text
 #        extra-tables.sh --json RUN   the same figures, one JSON document
 # RUN: a make reproduce run folder (FS/persist/, FS/tail/, conformance.txt).
+# Every file is read once before a line is printed: a run cut short is one
+# line naming the missing file (exit 2), a file cut or malformed one line
+# naming it (and its line) with exit 19; nothing is printed then.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 suite_lib=$here/../lib
+. "$suite_lib/exitcodes.sh"
 . "$suite_lib/filesystems.sh"
+missing() { echo "extra-tables: $*" >&2; exit "$EXIT_USAGE"; }
+bad() { echo "extra-tables: $*" >&2; exit "$EXIT_BAD_INPUT"; }
 json=0
 [ "${1:-}" = --json ] && { json=1; shift; }
 run=${1:?usage: extra-tables.sh [--json] RUN}
-[ -d "$run" ] || { echo "extra-tables: no run folder $run" >&2; exit 2; }
-
+[ -d "$run" ] || missing "no run folder $run"
 # persist_rows FS: "state pattern size method median_ns p999_ns ratio" lines.
 persist_rows() {
 	for f in "$run/$1"/persist/*.json; do
@@ -121,19 +126,94 @@ as_json() {
 
 # The filesystems the run has: both from the VM, one from a native run.
 run_filesystems() {
-	for fs in $(fs_list); do [ -d "$run/$fs" ] && echo "$fs"; done
+	for fs in $(fs_list); do if [ -d "$run/$fs" ]; then echo "$fs"; fi; done
 }
 
+# ---- what the tables read, checked first -----------------------------------
+# The shapes jq must find (what the tables below use, and nothing else).
+persist_shape='all(.state, .pattern, .flush; type == "string") and (.rows | type == "array" and length > 0) and
+	all(.rows[]; (.method | type == "string") and all(.size, .median, .p999; type == "number") and
+		(.ratio_vs_mapsync | type == "number" or . == null))'
+tail_shape='all(.writers, .faults, .median, .p99, .p999, .max; type == "number") and
+	all(.same_file, .map_sync; type == "boolean")'
+kernel_shape='(.counters | type == "object") and all(.counters[$c], .counters.needdsync; type == "number") and
+	(.phases | type == "array") and all(.phases[]; (.name | type == "string") and (.sum | type == "number"))'
+
+# json_ok FILE SHAPE WHAT [COUNTER]
+json_ok() {
+	[ -s "$1" ] || bad "$1: empty (a run cut short?)"
+	jq empty "$1" 2>/dev/null || bad "$1: not valid JSON (a file cut short?)"
+	jq -e --arg c "${4:-}" "$2" "$1" >/dev/null 2>&1 || bad "$1: not $3"
+}
+
+# lines_ok FILE AWK_TEST WHAT: every line of FILE passes AWK_TEST (else WHY
+# names the culprit), no carriage return, the last line ended.
+lines_ok() {
+	[ "$(tail -c 1 "$1" | wc -l)" -eq 1 ] || [ ! -s "$1" ] ||
+		bad "$1:$(($(wc -l <"$1") + 1)): the last line has no newline (a file cut short?)"
+	why=$(awk -v q="'" '
+		function no(why) { print FNR ": " why; exit 1 }
+		/\r/ { no("a carriage return ends the line (CRLF line ends: dos2unix it)") }
+		'"$2"'' "$1") || bad "$1:$why"
+}
+
+# tail_pair FILE: a tail run's FAULTLAT.json and FAULTLAT.kernel.json, both
+# there (the job writes the JSON, then the kernel's) and sound.
+tail_pair() {
+	case $1 in
+	*.kernel.json) k=$1 u=${1%.kernel.json}.json ;;
+	*) u=$1 k=${1%.json}.kernel.json ;;
+	esac
+	[ -f "$u" ] || missing "$u: missing (its $(basename "$k") is there: a run cut short?)"
+	[ -f "$k" ] || missing "$k: missing (its $(basename "$u") is there: a run cut short?)"
+	json_ok "$u" "$tail_shape" "faultlat -w --json output (writers, same_file, map_sync, faults, median, p99, p999, max)"
+	json_ok "$k" "$kernel_shape" "daxlat --json output (counters $2 and needdsync, phases with name and sum)" "$2"
+}
+
+check_run() {
+	fss=$(run_filesystems)
+	[ -n "$fss" ] || missing "$run: no $(fs_list | sed 's|$|/|' | paste -sd ' ' | sed 's| | or |g') folder (not a make reproduce run, or it wrote nothing)"
+	for fs in $fss; do
+		ls "$run/$fs"/persist/*.json >/dev/null 2>&1 ||
+			missing "$run/$fs/persist/: no persistlat JSON (a run with EXTRA=0, or cut short)"
+		for f in "$run/$fs"/persist/*.json; do
+			json_ok "$f" "$persist_shape" "persistlat --json output (state, pattern, flush, rows of method, size, median, p999)"
+		done
+		ls "$run/$fs"/tail/*.json >/dev/null 2>&1 || missing "$run/$fs/tail/: no faultlat -w JSON (cut short?)"
+		counter=$(fs_field "$fs" commits)
+		for f in "$run/$fs"/tail/*.json; do
+			case $f in *.kernel.json) if [ -f "${f%.kernel.json}.json" ]; then continue; fi ;; esac
+			tail_pair "$f" "$counter"
+		done
+		for f in "$run/$fs"/tail/*.phases.txt; do
+			[ -f "$f" ] || continue
+			lines_ok "$f" 'NF < 3 { no("want FS PHASE NS..., got " NF " field(s)") }
+				{ for (i = 3; i <= NF; i++) if ($i !~ /^[0-9]+$/ || length($i) > 15)
+					no(q $i q " is not a sample: a whole number of ns") }'
+		done
+	done
+	f=$run/conformance.txt
+	[ -f "$f" ] || missing "$f: missing (the matrix runs last: a run cut short?)"
+	[ -s "$f" ] || bad "$f: empty (a run cut short?)"
+	lines_ok "$f" '!($4 ~ /^(pass|fail)$/ && $5 ~ /^(agrees|differs)$/ && /seen="[^"]*"/) {
+			no("not a conformance row (CASE SETUP CLASS pass|fail agrees|differs seen=\"...\" ...)") }'
+}
+
+check_run
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/extra-tables.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+# Whole, or not at all: the tables are printed once all are made.
 if [ $json = 1 ]; then
-	as_json
-	exit
+	as_json >"$tmp/out"
+else
+	for fs in $(run_filesystems); do
+		persist_table "$fs"
+		echo
+		tail_table "$fs"
+		echo
+	done >"$tmp/out"
+	conformance_table >>"$tmp/out"
 fi
-for fs in $(run_filesystems); do
-	persist_table "$fs"
-	echo
-	tail_table "$fs"
-	echo
-done
-conformance_table
+cat "$tmp/out"

@@ -2,6 +2,7 @@
 # Host tests of make reproduce's extra tables (results/extra-tables.sh) on a
 # synthetic run: the persist ratios, the tail's metadata share and commits
 # per synchronous fault, the conformance cells' marks, and the JSON.
+# A run cut short or written wrong is refused with the file named.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -49,6 +50,50 @@ no_run_refused() {
 	[ $? = 2 ] && [ "$(wc -l <"$tmp/e")" = 1 ]
 }
 
+
+# A run cut short or written wrong (issue 30): refused before a line is
+# printed, one line naming the file, exit 2 for a missing file, 19 for a
+# malformed one (lib/exitcodes.h), text and --json alike.
+# broken NAME CHANGE...: a copy of the run as $tmp/NAME, CHANGE run in it.
+broken() {
+	b=$tmp/$1; shift
+	rm -rf "$b" && cp -R "$run" "$b" && (cd "$b" && eval "$*")
+}
+# refused RC PATTERN RUN: both modes exit RC, one stderr line matching
+# PATTERN, nothing on stdout.
+refused() {
+	for m in "" --json; do
+		sh "$root/results/extra-tables.sh" $m "$3" >"$tmp/r.out" 2>"$tmp/r.err"; rc=$?
+		[ "$rc" = "$1" ] && [ "$(wc -l <"$tmp/r.err")" = 1 ] && grep -q -- "$2" "$tmp/r.err" && [ ! -s "$tmp/r.out" ] ||
+			{ echo "${m:-text}: exit $rc (want $1), stderr: $(head -c 300 "$tmp/r.err") stdout: $(wc -c <"$tmp/r.out") bytes"; return 1; }
+	done
+}
+empty_run() {
+	mkdir -p "$tmp/empty" && refused 2 "^extra-tables: $tmp/empty: no ext4/ or xfs/ folder" "$tmp/empty"
+}
+cut_persist_json() {
+	f=ext4/persist/written-seq.json
+	broken cutp "head -c 60 $f >x && mv x $f" && refused 19 "^extra-tables: $tmp/cutp/$f: not valid JSON" "$tmp/cutp" &&
+	broken emptyp ": >$f" && refused 19 "^extra-tables: $tmp/emptyp/$f: empty" "$tmp/emptyp" &&
+	broken shapep "echo '{}' >$f" && refused 19 "^extra-tables: $tmp/shapep/$f: not persistlat" "$tmp/shapep" &&
+	broken nopersist "rm -r ext4/persist" && refused 2 "^extra-tables: $tmp/nopersist/ext4/persist/: no persistlat JSON" "$tmp/nopersist"
+}
+half_written_tail() {
+	t=ext4/tail/tail-sync-w4-files
+	broken nokj "rm $t.kernel.json" && refused 2 "^extra-tables: $tmp/nokj/$t.kernel.json: missing" "$tmp/nokj" &&
+	broken nouj "rm $t.json" && refused 2 "^extra-tables: $tmp/nouj/$t.json: missing" "$tmp/nouj" &&
+	broken cutkj "head -c 50 $t.kernel.json >x && mv x $t.kernel.json" &&
+		refused 19 "^extra-tables: $tmp/cutkj/$t.kernel.json: not valid JSON" "$tmp/cutkj" &&
+	broken nocounter "echo '{\"counters\":{\"needdsync\":2},\"phases\":[]}' >$t.kernel.json" &&
+		refused 19 "^extra-tables: $tmp/nocounter/$t.kernel.json: not daxlat" "$tmp/nocounter" &&
+	broken nanph "sed -i '2s/ 70000 / nan /' $t.phases.txt" &&
+		refused 19 "^extra-tables: $tmp/nanph/$t.phases.txt:2: 'nan' is not" "$tmp/nanph"
+}
+bad_conformance() {
+	broken badc "echo 'half a row' >>conformance.txt" && refused 19 "^extra-tables: $tmp/badc/conformance.txt:4: not a conformance row" "$tmp/badc" &&
+	broken noc "rm conformance.txt" && refused 2 "^extra-tables: $tmp/noc/conformance.txt: missing" "$tmp/noc"
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check persist_ratio persist_ratio
@@ -56,4 +101,8 @@ ktap_check tail_commits tail_commits
 ktap_check conformance_marks conformance_marks
 ktap_check json_figures json_figures
 ktap_check no_run_refused no_run_refused
+ktap_check empty_run_refused empty_run
+ktap_check cut_or_malformed_persist_refused cut_persist_json
+ktap_check half_written_tail_refused half_written_tail
+ktap_check bad_or_missing_conformance_refused bad_conformance
 ktap_finish
