@@ -30,15 +30,23 @@ meta_of() {
 	sed -n "s/^$2=//p" "$m" | head -n 1 | tr -d "'"
 }
 
-# label RUN: how RUN was obtained, one line.
+# label RUN [KERNELS]: how RUN was obtained, one line; KERNELS names the
+# kernels of a study that booted several (else RUN's own).
 label() {
 	qemu=$(meta_of "$1" qemu | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')
-	echo "kernel $(meta_of "$1" kernel), QEMU ${qemu:-?} ($(meta_of "$1" accelerator)), host CPU" \
+	echo "${2:-kernel $(meta_of "$1" kernel)}, QEMU ${qemu:-?} ($(meta_of "$1" accelerator)), host CPU" \
 		"\"$(meta_of "$1" host_cpu)\", $(meta_of "$1" guest_cpus) vCPUs, suite revision $(meta_of "$1" git_revision)"
 }
 
+# study_label RUN: the label of a make reproduce-kernels folder: every kernel
+# of its table.json with its package, the rest from its first run.
+study_label() {
+	label "$1/r1-$(jq -r '.kernels[0].name' "$1/table.json")" \
+		"kernels $(jq -r '[.kernels[] | "\(.name) = \(.package)"] | join(", ")' "$1/table.json")"
+}
+
 # source_line SOURCE WHAT: the figure's caption: where it comes from.
-source_line() { echo "_$2 \`$1\`, rendered by \`make figures\`._"; }
+source_line() { echo "_$2 \`$(echo "$1" | sed 's/,/`, `/g')\`, rendered by \`make figures\`._"; }
 
 # ---- renderers: fig_KIND SOURCE ---------------------------------------------
 
@@ -79,7 +87,7 @@ fig_headline() {
 	echo
 	echo "Median per-fault latency without → with MAP_SYNC, 512 PTE faults, median over" \
 		"$(jq -r .rounds "$1/table.json") rounds (one boot per kernel and round, kernels interleaved); the ratio is" \
-		"measured within each boot. $(label "$1/r1-$(jq -r '.kernels[0].name' "$1/table.json")")."
+		"measured within each boot. $(study_label "$1")."
 	source_line "$1" "From"
 }
 
@@ -87,7 +95,7 @@ fig_kernels_table() {
 	echo '```'
 	sh results/kernels-table.sh "$1" || die "results/kernels-table.sh $1 failed"
 	echo '```'
-	echo "$(label "$1/r1-$(jq -r '.kernels[0].name' "$1/table.json")")."
+	echo "$(study_label "$1")."
 	source_line "$1" "From"
 }
 
