@@ -86,6 +86,17 @@ no_shared_paragraphs() {
 	[ -z "$dup" ] || { echo "$dup" | head -n 3; return 1; }
 }
 
+# Dates and revisions belong to a run's label, not to prose: outside the
+# figure blocks no page names a date or a bare git revision (run folders,
+# whose names carry both, are paths and stay).
+no_dates_in_prose() {
+	bad=$(for f in $(pages); do
+		awk -v f="$f" '/^<!-- figure /{ on = 1 } /^<!-- end figure /{ on = 0; next }
+			!on && (/20[0-9][0-9]-[01][0-9]-[0-3][0-9]/ || /(^|[ (`])[0-9a-f]{7}([ ,.:;)`]|$)/) { print f ":" FNR ": " $0 }' "$f"
+	done)
+	[ -z "$bad" ] || { echo "$bad" | head -n 3; return 1; }
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check front_page_at_most_250_lines front_page_short
@@ -95,4 +106,5 @@ ktap_check page_links_resolve page_links_resolve
 ktap_check make_commands_in_docs_exist doc_targets_exist
 ktap_check missing_make_target_caught missing_target_caught
 ktap_check no_paragraph_in_two_pages no_shared_paragraphs
+ktap_check no_dates_or_revisions_in_prose no_dates_in_prose
 ktap_finish
