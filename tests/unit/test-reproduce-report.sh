@@ -3,7 +3,8 @@
 # recorded native run (tests/unit/data/native-reproduce: xfs alone, made by
 # native/job.sh in the VM standing in for a pmem host): the tables, the
 # kernel's view, the extra tables and report.md cover the filesystem the run
-# has and no other, labelled native; a folder that is no run is one line.
+# has and no other, labelled native; a folder that is no run, or a run
+# with a JSON file cut short, is one line naming it, nothing written.
 # Usage: test-reproduce-report.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +44,34 @@ not_a_run() {
 		{ echo "exit $rc: $(cat "$tmp/e.err")"; return 1; }
 }
 
+
+# A run whose JSON is cut short (a run killed while writing, a copy cut
+# off): the file named, exit 19 (EXIT_BAD_INPUT), before anything is
+# written; a run with no filesystem folder is one line, exit 2 (issue 30).
+# cut_run NAME FILE: a copy of the run with FILE (relative) cut in half.
+cut_run() {
+	rm -rf "$tmp/$1" && cp -r "$here/data/native-reproduce" "$tmp/$1" && c=$tmp/$1/$2 &&
+		head -c "$(($(wc -c <"$c") / 2))" "$c" >"$tmp/half" && mv "$tmp/half" "$c" && ls "$tmp/$1" >"$tmp/before"
+}
+# untouched NAME RC PATTERN: exit RC, one stderr line matching PATTERN and
+# the run folder as it was.
+untouched() {
+	sh "$root/bench/reproduce-report.sh" "$tmp/$1" >/dev/null 2>"$tmp/c.err"; rc=$?
+	[ "$rc" = "$2" ] && [ "$(wc -l <"$tmp/c.err")" = 1 ] && grep -q -- "$3" "$tmp/c.err" ||
+		{ echo "exit $rc (want $2): $(head -c 400 "$tmp/c.err")"; return 1; }
+	ls "$tmp/$1" | cmp -s - "$tmp/before" || { echo "written: $(ls "$tmp/$1" | comm -13 "$tmp/before" - | tr '\n' ' ')"; return 1; }
+}
+cut_json() {
+	for f in xfs/persist/empty-rand.json xfs/tail/tail-sync-w2-files.kernel.json xfs/traced/empty-none-sync.kernel.json \
+		xfs/empty-none-sync.json; do
+		cut_run cut "$f" && untouched cut 19 "^reproduce-report: $tmp/cut/$f: not valid JSON" || { echo "($f)"; return 1; }
+	done
+}
+no_filesystem() {
+	rm -rf "$tmp/nofs" && mkdir "$tmp/nofs" && cp "$here/data/native-reproduce/meta.txt" "$tmp/nofs/" && ls "$tmp/nofs" >"$tmp/before" &&
+		untouched nofs 2 "^reproduce-report: $tmp/nofs: no ext4/ or xfs/ folder"
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check native_run_renders renders
@@ -50,4 +79,6 @@ ktap_check only_the_run_filesystem one_filesystem
 ktap_check report_md_labelled_native report_page
 ktap_check extra_tables_of_the_target extra_tables
 ktap_check not_a_run_one_line not_a_run
+ktap_check cut_json_named_nothing_written cut_json
+ktap_check no_filesystem_one_line no_filesystem
 ktap_finish
