@@ -21,6 +21,24 @@ cd "${here%/bench}"
 gate=${GATE:-.output/bin/gate}
 die() { echo "gate-study: $*" >&2; exit 2; }
 
+# need_n NAME VALUE MAKE: a whole number from 1 (6 digits at most, as
+# bench/run-lib.sh's need_count), else one line naming the argument and
+# make's variable for it.
+need_n() {
+	case $2 in ''|*[!0-9]*|0*) die "$1=$2: must be a whole number of at least 1 (make $3)" ;; esac
+	[ ${#2} -le 6 ] || die "$1=$2: must be a whole number of at least 1, 6 digits at most (make $3)"
+}
+# need_delays DELAYS: one or more whole numbers of ns from 1.
+need_delays() {
+	set -f
+	[ -n "$(echo $1)" ] || die "DELAYS is empty: one or more delays in ns (make gate-power: POWER_DELAYS)"
+	for d in $1; do
+		case $d in *[!0-9]*|0*) die "DELAYS='$1': '$d' is not a whole number of ns from 1 (make gate-power: POWER_DELAYS)" ;; esac
+		[ ${#d} -le 9 ] || die "DELAYS='$1': '$d': 9 digits at most (make gate-power: POWER_DELAYS)"
+	done
+	set +f
+}
+
 run() { # NAME DELAY_NS
 	RUN_DIR=$out/runs/$1 DELAY_NS=$2 sh bench/gate-run.sh >"$out/runs/$1.log" 2>&1 ||
 		{ tail -n 5 "$out/runs/$1.log" >&2; die "gate run $1 failed"; }
@@ -107,8 +125,9 @@ summary_power() {
 
 mode=${1:-}
 case $mode in
-aa) [ $# = 3 ] || die "usage: gate-study.sh aa N OUT"; out=$3 ;;
-power) [ $# = 4 ] || die "usage: gate-study.sh power 'DELAYS' TRIALS OUT"; out=$4 ;;
+aa) [ $# = 3 ] || die "usage: gate-study.sh aa N OUT"; out=$3; need_n N "$2" "gate-aa: AA_N" ;;
+power) [ $# = 4 ] || die "usage: gate-study.sh power 'DELAYS' TRIALS OUT"; out=$4
+	need_delays "$2"; need_n TRIALS "$3" "gate-power: POWER_TRIALS" ;;
 summary) [ $# = 3 ] || die "usage: gate-study.sh summary aa|power OUT"; out=$3
 	[ -d "$out/gates" ] || die "$out: no gates/ (not a study folder)"
 	if [ "$2" = aa ]; then summary_aa; exit 0; fi

@@ -73,7 +73,11 @@ BASELINE_DIR ?= results/baselines/gate-$(GUEST)-$(shell date -u +%Y%m%dT%H%M%SZ)
 baseline: deps
 	$(Q)$(MAKE) --no-print-directory gate-run RUN_DIR=$(BASELINE_DIR) BOOTS=$(BASELINE_BOOTS)
 	$(Q)$(GATE) --noise --base $(BASELINE_DIR) | tee $(BASELINE_DIR)/noise.txt
-	$(Q)sh results/plot.sh run $(BASELINE_DIR) $(BASELINE_DIR)
+	$(Q)GATE=$(GATE) sh results/plot.sh run $(BASELINE_DIR) $(BASELINE_DIR)
+
+# make reproduce's plots have the gate check the run first (results/plot.sh),
+# natively too: after native.mk's refusal of a target that is not DAX.
+reproduce-native: $(GATE)
 
 # ---- KCIDB -------------------------------------------------------------------
 # make kcidb RUN='DIR...' [KCIDB_OUT=F] [KCIDB_FLAGS='--origin LAB']: a lab
@@ -99,6 +103,22 @@ AA_N ?= 20
 POWER_DELAYS ?= 430 860 2150 4300 10700 28600 71400
 POWER_TRIALS ?= 4
 GATE_REFERENCE ?=
+
+# The counts above, checked where they enter: the scripts get GATE_ROUNDS as
+# ROUNDS, BASELINE_BOOTS as BOOTS (make baseline's own make), AA_N and
+# POWER_TRIALS as arguments, and would name the wrong variable, or boot
+# first (gate-aa AA_N=0 did). One line naming what the user set, exit 2,
+# before anything is built. A count: one whole number from 1, at most 6
+# digits (bench/run-lib.sh's need_count); a delay: at most 9.
+not_digits = $(subst 9,,$(subst 8,,$(subst 7,,$(subst 6,,$(subst 5,,$(subst 4,,$(subst 3,,$(subst 2,,$(subst 1,,$(subst 0,,$(1)))))))))))
+n_digits = $(words $(subst 0,0 ,$(subst 1,1 ,$(subst 2,2 ,$(subst 3,3 ,$(subst 4,4 ,$(subst 5,5 ,$(subst 6,6 ,$(subst 7,7 ,$(subst 8,8 ,$(subst 9,9 ,$(1))))))))))))
+# is_count VALUE MAX_DIGITS: non-empty when VALUE is such a number.
+is_count = $(and $(filter 1,$(words $(1))),$(if $(call not_digits,$(1)),,1),$(if $(filter 0%,$(1)),,1),$(filter $(wordlist 1,$(2),1 2 3 4 5 6 7 8 9),$(call n_digits,$(1))))
+$(foreach v,GATE_ROUNDS BOOTS BASELINE_BOOTS AA_N POWER_TRIALS,$(if $(call is_count,$($(v)),6),,\
+	$(error $(v)=$($(v)): must be a whole number of at least 1 (6 digits at most))))
+$(if $(strip $(POWER_DELAYS)),,$(error POWER_DELAYS is empty: one or more delays in ns (default 430 860 2150 4300 10700 28600 71400)))
+$(foreach w,$(POWER_DELAYS),$(if $(call is_count,$(w),9),,\
+	$(error POWER_DELAYS='$(POWER_DELAYS)': '$(w)' is not a whole number of ns from 1 (9 digits at most))))
 STUDY_ID = $(shell date -u +%Y%m%dT%H%M%SZ)-$(shell git rev-parse --short HEAD 2>/dev/null)
 .PHONY: gate-aa gate-power
 gate-aa: all $(INITRD) $(DELAY_KO)

@@ -99,4 +99,49 @@ salvage() {
 		grep -q '^# splat rip dax_iomap_fault+0x0/0x30$' "$tmp/out" || { echo "$(cat "$tmp/out" "$tmp/sum")"; return 1; }
 }
 ktap_check salvage_keeps_results_names_in_flight salvage
+
+# Make variables that are counts, refused where they enter (issue 30): one
+# line naming the variable the user set (make hands GATE_ROUNDS to
+# gate-run.sh as ROUNDS, BASELINE_BOOTS as BOOTS, AA_N and POWER_TRIALS as
+# arguments), exit 2, before anything is built, booted or made. make -n:
+# without the guard the commands are printed, not run (make gate-aa AA_N=0
+# booted QEMU and left results/runs/gate-aa-*).
+# make_refused GOAL VAR=VALUE WANT
+make_refused() {
+	(cd "$root" && make -n "$1" "$2" O="$tmp/mo" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$3" "$tmp/err" && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/mo" ] ||
+		{ echo "make $1 $2: exit $rc: $(head -c 300 "$tmp/err") | stdout: $(head -c 150 "$tmp/out")"; return 1; }
+}
+# The defaults and good values still pass.
+make_accepts() {
+	(cd "$root" && make -n gate-power POWER_DELAYS='430 71400' POWER_TRIALS=1 GATE_ROUNDS=5 BOOTS=1 BASELINE_BOOTS=10 \
+		AA_N=1 O="$tmp/mo" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ "$rc" = 0 ] && grep -q 'gate-study.sh power "430 71400"' "$tmp/out" || { echo "exit $rc: $(head -c 300 "$tmp/err")"; return 1; }
+}
+# gate-study.sh run by hand: its arguments, refused before OUT is made.
+study_refused() { # WANT ARGS...
+	want=$1; shift
+	(cd "$root" && env VMLINUZ="$tmp/vmlinuz" INITRD=/nonexistent BINDIR="$tmp" ACCEL=tcg O="$tmp/o" PAGES=8 ROUNDS=1 \
+		BOOTS=1 MEASURE=icount GUEST_KVER=x sh bench/gate-study.sh "$@" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qxF -- "$want" "$tmp/err" && [ ! -e "$tmp/study" ] ||
+		{ echo "exit $rc: $(head -c 300 "$tmp/err") | want: $want$([ -e "$tmp/study" ] && echo ' (study folder made)')"; return 1; }
+}
+ktap_check make_gate_aa_n_zero make_refused gate-aa AA_N=0 "AA_N=0: must be a whole number of at least 1"
+ktap_check make_gate_aa_n_word make_refused gate-aa AA_N=many "AA_N=many: must be a whole number of at least 1"
+ktap_check make_power_trials_zero make_refused gate-power POWER_TRIALS=0 "POWER_TRIALS=0: must be a whole number of at least 1"
+ktap_check make_power_delays_word make_refused gate-power "POWER_DELAYS=430 1e3" "POWER_DELAYS='430 1e3': '1e3' is not"
+ktap_check make_power_delays_empty make_refused gate-power POWER_DELAYS= "POWER_DELAYS is empty"
+ktap_check make_gate_rounds_named make_refused gate-run GATE_ROUNDS=abc "GATE_ROUNDS=abc: must be a whole number of at least 1"
+ktap_check make_gate_rounds_too_large make_refused gate-run GATE_ROUNDS=10000000 "GATE_ROUNDS=10000000: must be a whole number"
+ktap_check make_boots_zero make_refused gate-run BOOTS=00 "BOOTS=00: must be a whole number of at least 1"
+ktap_check make_baseline_boots_named make_refused baseline BASELINE_BOOTS=abc "BASELINE_BOOTS=abc: must be a whole number"
+ktap_check make_good_counts_accepted make_accepts
+ktap_check study_aa_n_zero study_refused "gate-study: N=0: must be a whole number of at least 1 (make gate-aa: AA_N)" aa 0 "$tmp/study"
+ktap_check study_power_trials_bad study_refused "gate-study: TRIALS=x: must be a whole number of at least 1 (make gate-power: POWER_TRIALS)" \
+	power 430 x "$tmp/study"
+ktap_check study_power_delays_bad study_refused "gate-study: DELAYS='0 430': '0' is not a whole number of ns from 1 (make gate-power: POWER_DELAYS)" \
+	power '0 430' 2 "$tmp/study"
 ktap_finish
