@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "exitcodes.h"
@@ -265,10 +266,42 @@ void cli_target_end(const struct cli_target *t)
 		cli_usage_error("--file is required");
 }
 
+/* "a directory", "a character device", ...: what stands at a path. */
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFDIR: return "a directory";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFLNK: return "a symlink";
+	case S_IFIFO: return "a fifo";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+int cli_target_remove(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : cli_fail_errno(errno, "stat %s", path);
+	/* A node, a directory or a symlink is never the tool's to remove. */
+	if (!S_ISREG(st.st_mode))
+		return cli_fail(EXIT_FILE_EXISTS, "%s is %s: %s left it untouched "
+				"(--replace removes a regular file only)", path,
+				file_kind(st.st_mode), cli_prog);
+	if (unlink(path) && errno != ENOENT)
+		return cli_fail_errno(errno, "unlink %s", path);
+	return 0;
+}
+
 int cli_target_create(const char *path, bool remove_first, int *fd)
 {
-	if (remove_first && unlink(path) && errno != ENOENT)
-		return cli_fail_errno(errno, "unlink %s", path);
+	int err;
+
+	if (remove_first && (err = cli_target_remove(path)))
+		return err;
 	*fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (*fd < 0 && errno == EEXIST)
 		return cli_fail(EXIT_FILE_EXISTS, "%s exists: %s works on a file of its own and "

@@ -139,11 +139,20 @@ void cli_target_end(const struct cli_target *t);
 /*
  * The target file, created afresh (O_EXCL, read-write) into *fd: first
  * removed when @remove_first (the tool's own file from a previous round,
- * or --replace); one that exists otherwise is refused and left untouched
- * ("PATH exists: TOOL works on a file of its own ...", EXIT_FILE_EXISTS).
- * Returns 0 or the exit code after printing the error.
+ * or --replace) by cli_target_remove(); one that exists otherwise is
+ * refused and left untouched ("PATH exists: TOOL works on a file of its
+ * own ...", EXIT_FILE_EXISTS). Returns 0 or the exit code after printing
+ * the error.
  */
 int cli_target_create(const char *path, bool remove_first, int *fd);
+
+/*
+ * --replace: removes @path if it is a regular file; nothing there is fine.
+ * Anything else (a device node, a directory, a symlink, a fifo) is refused
+ * and left untouched (EXIT_FILE_EXISTS). Returns 0 or the exit code after
+ * printing the error.
+ */
+int cli_target_remove(const char *path);
 
 /*
  * For the default case of an argp parser: -h prints the full help and

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Host tests of what faultlat, pmwrite and pmverify do to files they are
-# pointed at (issue 8): an existing file is never removed or truncated
-# unless --replace says so; a refusal leaves nothing behind; pmverify
-# refuses to judge data written with other parameters. KTAP output.
+# Host tests of what faultlat, persistlat, pmwrite and pmverify do to files
+# they are pointed at (issues 8 and 30): an existing file is never removed
+# or truncated unless --replace says so, and --replace removes a regular
+# file only (a device node, a directory, a symlink are refused); a refusal
+# leaves nothing behind; pmverify refuses to judge data written with other
+# parameters. KTAP output.
 # Usage: test-tool-files.sh BINDIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +46,32 @@ written() {
 		{ echo "pmwrite: $(cat "$tmp/err")"; return 1; }
 }
 
+# one_line: exactly one line on stderr.
+one_line() {
+	[ "$(grep -c '' "$tmp/err")" = 1 ] || { echo "want one line on stderr: $(cat "$tmp/err")"; return 1; }
+}
+# replace_keeps KIND TOOL ARGS: --replace on a KIND (node, dir, symlink)
+# is refused with exit 11 and leaves it as it was.
+replace_keeps() {
+	kind=$1 tool=$2; shift 2
+	rm -rf "$tmp/r" && mkdir "$tmp/r" && echo precious >"$tmp/r/target" || return 1
+	case $kind in
+	node) mknod "$tmp/r/p" c 1 3 ;;
+	dir) mkdir "$tmp/r/p" && echo inside >"$tmp/r/p/x" ;;
+	symlink) ln -s target "$tmp/r/p" ;;
+	esac || return 1
+	"$bin/$tool" -f "$tmp/r/p" --replace "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 11 ] || { echo "$tool --replace on a $kind: exit $rc, want 11: $(cat "$tmp/err")"; return 1; }
+	case $kind in
+	node) [ -c "$tmp/r/p" ] ;;
+	dir) [ "$(cat "$tmp/r/p/x" 2>/dev/null)" = inside ] ;;
+	symlink) [ -L "$tmp/r/p" ] && [ "$(readlink "$tmp/r/p")" = target ] ;;
+	esac || { echo "$tool --replace changed or removed the $kind"; return 1; }
+	[ "$(ls -A "$tmp/r" | tr '\n' ' ')" = "p target " ] || { echo "$tool left $(ls -A "$tmp/r")"; return 1; }
+	one_line
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check faultlat_keeps_existing_file keeps faultlat 11
@@ -59,4 +87,8 @@ ktap_check pmverify_refuses_other_seed verify 13 -n 8 -s 6 -g 2 -w 1 -r 8
 ktap_check pmverify_refuses_other_writer verify 13 -n 8 -s 5 -g 2 -w 0 -r 8
 rm -f "$tmp/w/f.ident"
 ktap_check pmverify_refuses_without_record verify 13 -n 8 -s 5 -g 2 -w 1 -r 8
+ktap_check faultlat_replace_keeps_node replace_keeps node faultlat -S
+ktap_check faultlat_replace_keeps_dir replace_keeps dir faultlat -S
+ktap_check faultlat_replace_keeps_symlink replace_keeps symlink faultlat -S
+ktap_check persistlat_replace_keeps_node replace_keeps node persistlat
 ktap_finish
