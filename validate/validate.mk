@@ -53,10 +53,11 @@ $(SYNCORDER): $(SYNCORDER_OBJS) $(LIB_OBJS) | $(O)/bin
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -static $(SYNCORDER_OBJS) $(LIB_OBJS) $(BPF_LDLIBS) -o $@
 
-# The same-inode concurrency workload of the guest job.
-$(SYNCSTRESS): validate/syncstress.c $(LIB_HDRS) | $(O)/bin
+# The same-inode concurrency workload of the guest job. With the lib
+# objects: its file goes through lib/cli and lib/daxfile like faultlat's.
+$(SYNCSTRESS): validate/syncstress.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin
 	$(call msg,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS) -static -pthread $< -o $@
+	$(Q)$(CC) $(CFLAGS) -static -pthread $< $(LIB_OBJS) -o $@
 
 # The interface conformance matrix's probe (tests/guest/conformance.sh).
 $(MAPCONFORM): validate/mapconform.c $(LIB_OBJS) $(LIB_HDRS) | $(O)/bin

@@ -1,10 +1,12 @@
 #!/bin/sh
-# Host tests of what faultlat, persistlat, pmwrite and pmverify do to files
-# they are pointed at (issues 8 and 30): an existing file is never removed
-# or truncated unless --replace says so, and --replace removes a regular
-# file only (a device node, a directory, a symlink are refused); a refusal
-# leaves nothing behind; pmverify refuses to judge data written with other
-# parameters. KTAP output.
+# Host tests of what faultlat, persistlat, syncstress, pmwrite, pmverify and
+# mapconform do to files they are pointed at (issues 8 and 30): an existing
+# file is never removed or truncated unless --replace says so, and
+# --replace removes a regular file only (a device node, a directory, a
+# symlink are refused); FILE.src (reflinked states) is the tool's own file
+# like FILE; a refusal leaves nothing behind; pmverify refuses to judge data
+# written with other parameters; faultlat --same-file needs -w. The table
+# of every binary is test-tool-paths.sh's. KTAP output.
 # Usage: test-tool-files.sh BINDIR
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,6 +73,22 @@ replace_keeps() {
 	[ "$(ls -A "$tmp/r" | tr '\n' ' ')" = "p target " ] || { echo "$tool left $(ls -A "$tmp/r")"; return 1; }
 	one_line
 }
+# keeps_src TOOL WANT_RC ARGS: with FILE new and FILE.src there, TOOL
+# exits WANT_RC, FILE.src is intact and nothing else is left.
+keeps_src() {
+	tool=$1 want=$2; shift 2
+	rm -rf "$tmp/s" && mkdir "$tmp/s" && echo precious >"$tmp/s/new.src" || return 1
+	"$bin/$tool" -f "$tmp/s/new" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] || { echo "$tool exit $rc, want $want: $(cat "$tmp/err")"; return 1; }
+	[ "$(cat "$tmp/s/new.src" 2>/dev/null)" = precious ] || { echo "$tool changed or removed FILE.src"; return 1; }
+	[ "$(ls -A "$tmp/s")" = new.src ] || { echo "$tool left $(ls -A "$tmp/s" | tr '\n' ' ')"; return 1; }
+	one_line
+}
+# leaves_nothing_one_line TOOL WANT_RC ARGS: leaves_nothing, and one line on stderr.
+leaves_nothing_one_line() {
+	leaves_nothing "$@" && one_line
+}
 
 ktap_plan_checks "$0"
 ktap_start
@@ -91,4 +109,9 @@ ktap_check faultlat_replace_keeps_node replace_keeps node faultlat -S
 ktap_check faultlat_replace_keeps_dir replace_keeps dir faultlat -S
 ktap_check faultlat_replace_keeps_symlink replace_keeps symlink faultlat -S
 ktap_check persistlat_replace_keeps_node replace_keeps node persistlat
+ktap_check syncstress_replace_keeps_node replace_keeps node syncstress
+ktap_check syncstress_keeps_existing_file keeps syncstress 11
+ktap_check syncstress_not_dax_leaves_nothing leaves_nothing_one_line syncstress 3
+ktap_check syncstress_reflinked_leaves_nothing leaves_nothing_one_line syncstress 3 --state reflinked
+ktap_check syncstress_keeps_existing_src keeps_src syncstress 11 --state reflinked
 ktap_finish
