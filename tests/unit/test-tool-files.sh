@@ -73,16 +73,16 @@ replace_keeps() {
 	[ "$(ls -A "$tmp/r" | tr '\n' ' ')" = "p target " ] || { echo "$tool left $(ls -A "$tmp/r")"; return 1; }
 	one_line
 }
-# keeps_src TOOL WANT_RC ARGS: with FILE new and FILE.src there, TOOL
-# exits WANT_RC, FILE.src is intact and nothing else is left.
-keeps_src() {
-	tool=$1 want=$2; shift 2
-	rm -rf "$tmp/s" && mkdir "$tmp/s" && echo precious >"$tmp/s/new.src" || return 1
+# keeps_sibling SUFFIX TOOL WANT_RC ARGS: with FILE new and FILE.SUFFIX
+# there, TOOL exits WANT_RC, FILE.SUFFIX is intact, nothing else is left.
+keeps_sibling() {
+	sfx=$1 tool=$2 want=$3; shift 3
+	rm -rf "$tmp/s" && mkdir "$tmp/s" && echo precious >"$tmp/s/new.$sfx" || return 1
 	"$bin/$tool" -f "$tmp/s/new" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" = "$want" ] || { echo "$tool exit $rc, want $want: $(cat "$tmp/err")"; return 1; }
-	[ "$(cat "$tmp/s/new.src" 2>/dev/null)" = precious ] || { echo "$tool changed or removed FILE.src"; return 1; }
-	[ "$(ls -A "$tmp/s")" = new.src ] || { echo "$tool left $(ls -A "$tmp/s" | tr '\n' ' ')"; return 1; }
+	[ "$(cat "$tmp/s/new.$sfx" 2>/dev/null)" = precious ] || { echo "$tool changed or removed FILE.$sfx"; return 1; }
+	[ "$(ls -A "$tmp/s")" = "new.$sfx" ] || { echo "$tool left $(ls -A "$tmp/s" | tr '\n' ' ')"; return 1; }
 	one_line
 }
 # leaves_nothing_one_line TOOL WANT_RC ARGS: leaves_nothing, and one line on stderr.
@@ -109,9 +109,14 @@ ktap_check faultlat_replace_keeps_node replace_keeps node faultlat -S
 ktap_check faultlat_replace_keeps_dir replace_keeps dir faultlat -S
 ktap_check faultlat_replace_keeps_symlink replace_keeps symlink faultlat -S
 ktap_check persistlat_replace_keeps_node replace_keeps node persistlat
+ktap_check pmwrite_replace_keeps_node replace_keeps node pmwrite -S
+ktap_check pmwrite_replace_keeps_dir replace_keeps dir pmwrite -S
 ktap_check syncstress_replace_keeps_node replace_keeps node syncstress
 ktap_check syncstress_keeps_existing_file keeps syncstress 11
 ktap_check syncstress_not_dax_leaves_nothing leaves_nothing_one_line syncstress 3
 ktap_check syncstress_reflinked_leaves_nothing leaves_nothing_one_line syncstress 3 --state reflinked
-ktap_check syncstress_keeps_existing_src keeps_src syncstress 11 --state reflinked
+ktap_check syncstress_keeps_existing_src keeps_sibling src syncstress 11 --state reflinked
+ktap_check pmwrite_reflink_refused_leaves_nothing leaves_nothing_one_line pmwrite 5 -m reflink --no-dax-check
+ktap_check pmwrite_keeps_existing_src keeps_sibling src pmwrite 11 -m reflink --no-dax-check
+ktap_check pmwrite_keeps_existing_ident keeps_sibling ident pmwrite 11 -S
 ktap_finish

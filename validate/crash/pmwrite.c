@@ -95,7 +95,9 @@ struct run {
 	unsigned int line;	/* cache line size in bytes */
 	char tag[MAX_TAG + 1];
 	const char *name;	/* env.target.path's last component, in dir_fd */
+	bool ident_saved;	/* FILE.ident is ours: removed with the data file */
 	bool created;		/* the data file is ours: removed if we fail before writing */
+	bool src_created;	/* -m reflink: FILE.src is ours, removed like it */
 	bool written;		/* a page went in: the file is kept from then on */
 };
 
@@ -123,14 +125,16 @@ const char argp_program_doc[] =
 "extents); grow = size 0, extended with ftruncate before each page while\n"
 "mapped; reflink = a FICLONE of FILE.src, zeros written and synced first:\n"
 "every store is a copy-on-write fault (xfs -m reflink=1). The file is\n"
-"created (an existing one only with --replace), sized and\n"
-"fsynced with its directory before the mapping: only the page faults are\n"
-"under test. FILE.ident records -n -s -g -w for pmverify.\n"
+"created, sized and fsynced with its directory before the mapping: only the\n"
+"page faults are under test. FILE.ident records -n -s -g -w for pmverify.\n"
+"FILE, FILE.ident and FILE.src are pmwrite's own: an existing one is refused\n"
+"and left untouched (--replace removes it, if a regular file); a run refused\n"
+"before its first store removes what it made.\n"
 "\n"
 "Exit status: 0 ok, 1 runtime error, 2 usage, 3 not a DAX file, 4 kernel\n"
 "without MAP_SYNC, 5 MAP_SYNC refused (EOPNOTSUPP), 6 no space left (or\n"
-"SIGBUS on a store), 7 VM_SYNC state differs from the request, 11 FILE\n"
-"exists (not replaced).\n";
+"SIGBUS on a store), 7 VM_SYNC state differs from the request, 11 FILE,\n"
+"FILE.ident or FILE.src exists (not replaced).\n";
 
 enum {
 	OPT_CRASH_AFTER = 256,
@@ -257,6 +261,44 @@ static int emit(const char *fmt, ...)
 /* ---- file and mapping ---- */
 
 /*
+ * FILE, FILE.ident and (-m reflink) FILE.src are pmwrite's own: one that
+ * exists is refused and left untouched, unless --replace, which removes a
+ * regular file only (lib/cli).
+ */
+static int make_room(void)
+{
+	static const char *const suffixes[] = { "", ".ident", ".src" };
+	int n = env.mode == MODE_REFLINK ? 3 : 2, err;
+	char path[PATH_MAX];
+
+	for (int i = 0; i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s%s", env.target.path, suffixes[i]) >= (int)sizeof(path))
+			return cli_fail(EXIT_USAGE, "%s: name too long", env.target.path);
+		if (env.target.replace) {
+			if ((err = cli_target_remove(path)))
+				return err;
+		} else if (faccessat(AT_FDCWD, path, F_OK, AT_SYMLINK_NOFOLLOW) == 0) {
+			return cli_fail(EXIT_FILE_EXISTS, "%s exists: pmwrite writes a file of its own "
+					"and left it untouched (--replace removes it)", path);
+		}
+	}
+	return 0;
+}
+
+/* A run refused before its first store: remove what it made, nothing else. */
+static void remove_own(const struct run *r)
+{
+	char src[PATH_MAX];
+
+	if (r->created)
+		unlinkat(r->dir_fd, r->name, 0);
+	if (r->ident_saved)
+		pmp_ident_remove(r->dir_fd, r->name);
+	if (r->src_created && snprintf(src, sizeof(src), "%s.src", r->name) < (int)sizeof(src))
+		unlinkat(r->dir_fd, src, 0);
+}
+
+/*
  * -m reflink: FILE.src gets every page allocated and written (zeros) and
  * synced, then FILE shares all its blocks (FICLONE). FILE.src stays: its
  * removal would unshare them. The verifier sees zeros where no store went.
@@ -269,9 +311,11 @@ static int share_blocks(struct run *r, off_t size)
 
 	if (snprintf(src, sizeof(src), "%s.src", r->name) >= (int)sizeof(src))
 		return cli_fail(EXIT_USAGE, "%s: name too long", env.target.path);
-	fd = openat(r->dir_fd, src, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Its own, like FILE (make_room): never an existing one truncated. */
+	fd = openat(r->dir_fd, src, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return cli_fail_errno(errno, "create %s.src", env.target.path);
+	r->src_created = true;
 	for (off_t off = 0; off < size && !err; off += PMP_PAGE_SIZE)
 		if (pwrite(fd, zero, sizeof(zero), off) != (ssize_t)sizeof(zero))
 			err = cli_fail_errno(errno ? errno : EIO, "write %s.src", env.target.path);
@@ -302,14 +346,12 @@ static int prepare_file(struct run *r)
 	r->name = r->name ? r->name + 1 : env.target.path;
 	if (r->dir_fd < 0)
 		return cli_fail_errno(errno, "open the directory of %s", env.target.path);
-	if (!env.target.replace && faccessat(r->dir_fd, r->name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-		return cli_fail(EXIT_FILE_EXISTS, "%s exists: pmwrite writes a file of its own and "
-				"left it untouched (--replace removes it)", env.target.path);
-	if (unlinkat(r->dir_fd, r->name, 0) && errno != ENOENT)
-		return cli_fail_errno(errno, "unlink %s", env.target.path);
+	if ((err = make_room()))
+		return err;
 	/* The parameters first: where the data file exists, so does its record. */
 	if ((err = pmp_ident_save(r->dir_fd, r->name, &env.id)))
 		return cli_fail_errno(err, "write %s.ident", env.target.path);
+	r->ident_saved = true;
 	r->fd = open(env.target.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (r->fd < 0)
 		return cli_fail_errno(errno, "create %s", env.target.path);
@@ -492,10 +534,8 @@ cleanup:
 	if (r.fd >= 0)
 		close(r.fd);
 	/* Refused before the first store (not DAX, no MAP_SYNC): leave nothing behind. */
-	if (err && r.created && !r.written) {
-		unlinkat(r.dir_fd, r.name, 0);
-		pmp_ident_remove(r.dir_fd, r.name);
-	}
+	if (err && !r.written)
+		remove_own(&r);
 	if (r.dir_fd >= 0)
 		close(r.dir_fd);
 	if (r.sysrq_fd >= 0)
