@@ -87,17 +87,20 @@ static const char doc[] =
 "  detect        PMDK's detection: MAP_SHARED_VALIDATE|MAP_SYNC, falling\n"
 "                back to MAP_SHARED on EOPNOTSUPP or EINVAL (pmem=0|1)\n"
 "  dax-dir       make FILE a directory with FS_XFLAG_DAX (files created in\n"
-"                it inherit the flag on a dax=inode mount)\n"
+"                it inherit the flag on a dax=inode mount); made, it stays\n"
+"                for the probes that follow (rmdir it after them), refused\n"
+"                it is removed again\n"
 "\n"
 "EXAMPLES:\n"
 "    mapconform -f /mnt/ext4/p -c shared\n"
 "    syncorder --json-out s.json -c 'mapconform -f /mnt/xfs/p -c fork'\n"
 "\n"
 "Exit status: 0 the probe ran (whatever the kernel answered), 1 runtime\n"
-"error, 2 usage, 11 FILE exists.\n";
+"error, 2 usage, 3 dax-dir on a filesystem without per-file DAX, 11 FILE\n"
+"exists (left untouched). A probe's FILE is removed afterwards.\n";
 
 static const struct argp_option opts[] = {
-	{ "file", 'f', "PATH", 0, "The file to create and probe (removed afterwards)", 0 },
+	{ "file", 'f', "PATH", 0, "The file to create and probe (removed afterwards; -c dax-dir: the directory to make, kept)", 0 },
 	{ "case", 'c', "CASE", 0, "What to probe (see CASES)", 0 },
 	{ "pages", 'n', "N", 0, "Pages to map and store to (2..4096, default 8)", 0 },
 	{ "verbose", 'v', NULL, 0, "Say what each step did on stderr", 0 },
@@ -334,24 +337,47 @@ static int probe_detect(int fd, struct facts *f)
 	return 0;
 }
 
-static int make_dax_dir(void)
+/* EOPNOTSUPP, ENOTTY: the filesystem has no per-file DAX (tmpfs): not DAX. */
+static int fail_dax_flag(int err, const char *what)
+{
+	if (err == EOPNOTSUPP || err == ENOTTY)
+		return cli_fail(EXIT_NOT_DAX, "%s %s: %s: no per-file DAX on this filesystem",
+				what, env.path, strerror(err));
+	return cli_fail_errno(err, "%s %s", what, env.path);
+}
+
+static int set_dax_flag(void)
 {
 	struct fsxattr fa;
-	int fd, err = 0;
+	int fd = open(env.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
 
-	if (mkdir(env.path, 0755))
-		return cli_fail_errno(errno, "mkdir %s", env.path);
-	fd = open(env.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return cli_fail_errno(errno, "open %s", env.path);
 	if (ioctl(fd, FS_IOC_FSGETXATTR, &fa) == 0) {
 		fa.fsx_xflags |= FS_XFLAG_DAX;
 		if (ioctl(fd, FS_IOC_FSSETXATTR, &fa))
-			err = cli_fail_errno(errno, "set FS_XFLAG_DAX on %s", env.path);
+			err = fail_dax_flag(errno, "set FS_XFLAG_DAX on");
 	} else {
-		err = cli_fail_errno(errno, "FS_IOC_FSGETXATTR %s", env.path);
+		err = fail_dax_flag(errno, "FS_IOC_FSGETXATTR");
 	}
 	close(fd);
+	return err;
+}
+
+/*
+ * -c dax-dir: FILE made a directory with FS_XFLAG_DAX, for the probes that
+ * follow to create their files in (conformance.sh), so it stays when made;
+ * refused, it is removed again. An existing FILE is left untouched.
+ */
+static int make_dax_dir(void)
+{
+	int err;
+
+	if (mkdir(env.path, 0755))
+		return errno == EEXIST ? cli_fail(EXIT_FILE_EXISTS, "%s exists: left untouched", env.path) :
+		       cli_fail_errno(errno, "mkdir %s", env.path);
+	if ((err = set_dax_flag()))
+		rmdir(env.path);
 	return err;
 }
 

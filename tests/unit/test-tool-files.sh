@@ -14,7 +14,8 @@ root=$(cd "$here/../.." && pwd)
 bin=${1:-$root/.output/bin}
 . "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-files.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+shm=
+trap 'rm -rf "$tmp"; [ -z "$shm" ] || rm -rf "$shm"' EXIT
 
 # keeps TOOL WANT_RC ARGS: an existing file survives TOOL, which exits WANT_RC.
 keeps() {
@@ -89,8 +90,19 @@ keeps_sibling() {
 leaves_nothing_one_line() {
 	leaves_nothing "$@" && one_line
 }
+# dax_dir_refused DIR: mapconform -c dax-dir where the flag cannot be set
+# (tmpfs): refused, and the directory it made is gone again.
+dax_dir_refused() {
+	rm -rf "$1/d" && mkdir "$1/d" || return 1
+	"$bin/mapconform" -c dax-dir -f "$1/d/new" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 3 ] || { echo "exit $rc, want 3: $(cat "$tmp/err")"; return 1; }
+	[ -z "$(ls -A "$1/d")" ] || { echo "mapconform left $(ls -A "$1/d")"; return 1; }
+	one_line
+}
 
 ktap_plan_checks "$0"
+ktap_plan mapconform_dax_dir_refused_leaves_nothing
 ktap_start
 ktap_check faultlat_keeps_existing_file keeps faultlat 11
 ktap_check faultlat_keeps_existing_file_not_dax keeps faultlat 11 --sync
@@ -119,4 +131,13 @@ ktap_check syncstress_keeps_existing_src keeps_sibling src syncstress 11 --state
 ktap_check pmwrite_reflink_refused_leaves_nothing leaves_nothing_one_line pmwrite 5 -m reflink --no-dax-check
 ktap_check pmwrite_keeps_existing_src keeps_sibling src pmwrite 11 -m reflink --no-dax-check
 ktap_check pmwrite_keeps_existing_ident keeps_sibling ident pmwrite 11 -S
+ktap_check mapconform_dax_dir_keeps_existing_file keeps mapconform 11 -c dax-dir
+# A filesystem that cannot take FS_XFLAG_DAX: tmpfs, where there is one.
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/test-files.XXXXXX)
+if [ -n "$shm" ]; then
+	ktap_check mapconform_dax_dir_refused_leaves_nothing dax_dir_refused "$shm"
+	rm -rf "$shm"
+else
+	ktap_skip mapconform_dax_dir_refused_leaves_nothing "no tmpfs at /dev/shm"
+fi
 ktap_finish
