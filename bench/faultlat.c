@@ -245,6 +245,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		cli_target_end(&env.target);
+		/* Alone it would change nothing, silently: one writer, one file. */
+		if (env.same_file && env.writers < 2)
+			cli_usage_error("--same-file needs -w N with N >= 2 (writers sharing the file)");
 		break;
 	default:
 		return cli_argp_default(key, arg, state);

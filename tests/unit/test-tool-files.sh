@@ -100,6 +100,18 @@ dax_dir_refused() {
 	[ -z "$(ls -A "$1/d")" ] || { echo "mapconform left $(ls -A "$1/d")"; return 1; }
 	one_line
 }
+# same_file_alone ARGS: faultlat --same-file without -w N (N > 1) is a usage
+# error naming both flags, one line, nothing created.
+same_file_alone() {
+	rm -rf "$tmp/d" && mkdir "$tmp/d"
+	"$bin/faultlat" -f "$tmp/d/new" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 2 ] || { echo "exit $rc, want 2: $(cat "$tmp/err")"; return 1; }
+	grep -q -- '--same-file' "$tmp/err" && grep -q -- '-w' "$tmp/err" ||
+		{ echo "the line names not both flags: $(cat "$tmp/err")"; return 1; }
+	[ -z "$(ls -A "$tmp/d")" ] || { echo "faultlat left $(ls -A "$tmp/d")"; return 1; }
+	one_line
+}
 
 ktap_plan_checks "$0"
 ktap_plan mapconform_dax_dir_refused_leaves_nothing
@@ -132,6 +144,8 @@ ktap_check pmwrite_reflink_refused_leaves_nothing leaves_nothing_one_line pmwrit
 ktap_check pmwrite_keeps_existing_src keeps_sibling src pmwrite 11 -m reflink --no-dax-check
 ktap_check pmwrite_keeps_existing_ident keeps_sibling ident pmwrite 11 -S
 ktap_check mapconform_dax_dir_keeps_existing_file keeps mapconform 11 -c dax-dir
+ktap_check faultlat_same_file_needs_writers same_file_alone --same-file -S
+ktap_check faultlat_same_file_needs_two_writers same_file_alone --same-file -w 1
 # A filesystem that cannot take FS_XFLAG_DAX: tmpfs, where there is one.
 [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && shm=$(mktemp -d /dev/shm/test-files.XXXXXX)
 if [ -n "$shm" ]; then
