@@ -6,6 +6,12 @@
 # Both refuse a DIR that is not DAX (daxcheck: one line, exit 3) before
 # anything runs. Needs from the Makefile: O, CC, CFLAGS, LIB_OBJS, LIB_HDRS,
 # the tools' variables (DAXLAT, SYNCORDER, ...), HOST_TAPS, CHECK.
+# A TARGET with spaces is refused by name first, before anything is built:
+# make splits it into words (daxcheck saw several DIRs) and bench/run-lib.sh
+# hands it to native/job.sh unquoted. A link to it from a plain path works.
+ifneq ($(filter-out 0 1,$(words $(TARGET))),)
+$(error TARGET='$(TARGET)': a path with spaces is not supported (link it from one without: ln -s 'DIR' /mnt/pmem, then TARGET=/mnt/pmem))
+endif
 DAXCHECK := $(O)/bin/daxcheck
 all: $(DAXCHECK)
 

@@ -81,6 +81,22 @@ watchdog_stops_tree() {
 	[ "$(ls -A "$tmp/target")" = "" ] || { echo "left in the target: $(ls -A "$tmp/target")"; return 1; }
 }
 
+# A TARGET with spaces (issue 30): make split it ("daxcheck: one DIR only"
+# after a build); refused by name before anything is built or run, for
+# make check (make -n: before the refusal its commands were only printed)
+# and the native job itself (built in its own O).
+target_spaces() { # GOAL [-n]
+	mkdir -p "$tmp/dir with spaces"
+	MAKEFLAGS= make -s --no-print-directory ${2:-} -C "$root" "$1" TARGET="$tmp/dir with spaces" O="$tmp/o-sp" CHECK="$tmp/check-sp" \
+		>"$tmp/sp.out" 2>"$tmp/sp.err"
+	rc=$?
+	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/sp.err")" = 1 ] && [ ! -s "$tmp/sp.out" ] &&
+		grep -qF "TARGET='$tmp/dir with spaces': a path with spaces is not supported" "$tmp/sp.err" ||
+		{ echo "make $1 ${2:-}: exit $rc: $(head -c 300 "$tmp/sp.err") | $(head -c 200 "$tmp/sp.out")"; return 1; }
+	[ ! -e "$tmp/o-sp" ] && [ ! -e "$tmp/check-sp" ] && [ -z "$(ls -A "$tmp/dir with spaces")" ] ||
+		{ echo "made: $(ls -d "$tmp/o-sp" "$tmp/check-sp" 2>/dev/null) $(ls -A "$tmp/dir with spaces")"; return 1; }
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check daxcheck_refuses_nondax refuses 3 "^daxcheck: $tmp/plain: not DAX (.*): native mode needs" "$bin/daxcheck" "$tmp/plain"
@@ -100,4 +116,7 @@ ktap_check refusals_made_nothing nothing_made
 ktap_check make_check_target_refuses make_refuses
 ktap_check job_runs_in_target runs_job
 ktap_check job_watchdog_stops_tree watchdog_stops_tree
+ktap_check make_check_target_spaces_refused target_spaces check -n
+ktap_check make_check_native_target_spaces_refused target_spaces check-native
+ktap_check make_reproduce_target_spaces_refused target_spaces reproduce -n
 ktap_finish
