@@ -105,17 +105,18 @@ ktap_check salvage_keeps_results_names_in_flight salvage
 # gate-run.sh as ROUNDS, BASELINE_BOOTS as BOOTS, AA_N and POWER_TRIALS as
 # arguments), exit 2, before anything is built, booted or made. make -n:
 # without the guard the commands are printed, not run (make gate-aa AA_N=0
-# booted QEMU and left results/runs/gate-aa-*).
+# booted QEMU and left results/runs/gate-aa-*). Its own make: not the
+# flags or jobserver of a make check running this test.
 # make_refused GOAL VAR=VALUE WANT
 make_refused() {
-	(cd "$root" && make -n "$1" "$2" O="$tmp/mo" >"$tmp/out" 2>"$tmp/err")
+	(cd "$root" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n "$1" "$2" O="$tmp/mo" >"$tmp/out" 2>"$tmp/err")
 	rc=$?
 	[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$3" "$tmp/err" && [ ! -s "$tmp/out" ] && [ ! -e "$tmp/mo" ] ||
 		{ echo "make $1 $2: exit $rc: $(head -c 300 "$tmp/err") | stdout: $(head -c 150 "$tmp/out")"; return 1; }
 }
 # The defaults and good values still pass.
 make_accepts() {
-	(cd "$root" && make -n gate-power POWER_DELAYS='430 71400' POWER_TRIALS=1 GATE_ROUNDS=5 BOOTS=1 BASELINE_BOOTS=10 \
+	(cd "$root" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -n gate-power POWER_DELAYS='430 71400' POWER_TRIALS=1 GATE_ROUNDS=5 BOOTS=1 BASELINE_BOOTS=10 \
 		AA_N=1 O="$tmp/mo" >"$tmp/out" 2>"$tmp/err")
 	rc=$?
 	[ "$rc" = 0 ] && grep -q 'gate-study.sh power "430 71400"' "$tmp/out" || { echo "exit $rc: $(head -c 300 "$tmp/err")"; return 1; }
