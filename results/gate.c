@@ -5,13 +5,23 @@
  * better / worse / same / unknown (gate_core.h says how). Text (LKP-style
  * table), --json, --ktap. Exit: 0, EXIT_REGRESSION when a metric got
  * worse, EXIT_GATE_UNKNOWN when none did but some is undecided,
- * EXIT_NOT_COMPARABLE when the runs' metadata differ (without --force).
+ * EXIT_NOT_COMPARABLE when the runs' metadata or rows differ (without
+ * --force) or have nothing in common, EXIT_BAD_INPUT when a file of a run
+ * is malformed (its file and line named): every line of every run is
+ * checked before anything is compared, since the statistics would judge
+ * garbage as confidently as samples. --check DIR: that check alone.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "exitcodes.h"
@@ -30,6 +40,7 @@ const char argp_program_doc[] =
 "USAGE: gate --base DIR --new DIR [--reference DIR]... [--json | --ktap]\n"
 "            [--floor PCT] [--force]\n"
 "       gate --noise --base DIR [--json]\n"
+"       gate --check DIR [-v]\n"
 "\n"
 "EXAMPLES:\n"
 "    gate --base results/baselines/gate-A --new results/runs/gate-B\n"
@@ -38,6 +49,7 @@ const char argp_program_doc[] =
 "    gate --base A --new B --reference R1 --reference R2  # floors from R1+R2's boots\n"
 "    gate --base A --new B --force       # compare runs of other machines\n"
 "    gate --noise --base A               # run-to-run and boot-to-boot CV\n"
+"    gate --check A                      # exit 0 when A is a sound run\n"
 "\n"
 "A metric is worse (or better) when the per-fault distributions differ\n"
 "(min of Mann-Whitney U and Kolmogorov-Smirnov p below --alpha), its change\n"
@@ -49,8 +61,17 @@ const char argp_program_doc[] =
 "boots of the reference runs, or of the base when it has 10 boots or more).\n"
 "The least is 1 % for the median, 3 % for p90, 5 % for p99.\n"
 "\n"
-"Exit status: 0 no regression and every metric decided, 16 a regression,\n"
-"17 no regression but some metric unknown, 18 runs not comparable, 2 usage.";
+"Every run is checked first: a sample is a positive whole number of ns,\n"
+"a row has the samples meta.txt's PAGES says (a phase row at most that),\n"
+"its boot and round within boots and ROUNDS, each once, every line ends\n"
+"in a newline, meta.txt gives each key once. Runs with no scenario in\n"
+"common, or a scenario on one side only (phase rows excepted), are not\n"
+"compared.\n"
+"\n"
+"Exit status: 0 no regression and every metric decided (--check: a sound\n"
+"run), 16 a regression, 17 no regression but some metric unknown, 18 runs\n"
+"not comparable, 19 a malformed file (its file and line named), 1 a file\n"
+"missing, 2 usage (also a run compared with itself).";
 
 #define MAX_REFS 64
 
@@ -58,11 +79,15 @@ static struct env {
 	const char *dir[2];	/* base, new */
 	const char *ref[MAX_REFS];	/* --reference */
 	size_t nref;
+	const char *check;	/* --check DIR */
 	bool json, ktap, force, noise;
 	struct gate_params par;
 } env = { .par = GATE_PARAMS_DEFAULT };
 
-enum { OPT_BASE = 256, OPT_NEW, OPT_REFERENCE, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_BOOTS, OPT_FORCE, OPT_NOISE };
+enum {
+	OPT_BASE = 256, OPT_NEW, OPT_REFERENCE, OPT_KTAP, OPT_FLOOR, OPT_ALPHA, OPT_MIN_BOOTS, OPT_FORCE, OPT_NOISE,
+	OPT_CHECK,
+};
 
 static const struct argp_option opts[] = {
 	{ "base", OPT_BASE, "DIR", 0, "The gate run to compare against (required)", 0 },
@@ -77,6 +102,8 @@ static const struct argp_option opts[] = {
 	{ "force", OPT_FORCE, NULL, 0, "Compare runs whose metadata differ", 0 },
 	{ "noise", OPT_NOISE, NULL, 0, "No comparison: the base's noise per scenario and metric, "
 	  "as the coefficient of variation over its runs and over its boots", 0 },
+	{ "check", OPT_CHECK, "DIR", 0, "No comparison: check that DIR is a sound run, as the gate reads one "
+	  "(exit 0; -v: how many lines and rows)", 0 },
 	{ "verbose", 'v', NULL, 0, "Say what is read", 0 },
 	CLI_OPT_HELP,
 	{},
@@ -110,6 +137,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_KTAP: env.ktap = true; break;
 	case OPT_FORCE: env.force = true; break;
 	case OPT_NOISE: env.noise = true; break;
+	case OPT_CHECK: env.check = cli_nonempty_arg("--check", arg); break;
 	case 'v': cli_verbose_on = true; break;
 	case OPT_FLOOR: env.par.floor = parse_fraction("--floor", arg, 100) / 100; break;
 	case OPT_ALPHA: env.par.alpha = parse_fraction("--alpha", arg, 1); break;
@@ -119,6 +147,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.par.min_boots = n;
 		break;
 	case ARGP_KEY_END:
+		if (env.check && (env.dir[0] || env.dir[1] || env.nref || env.noise || env.json || env.ktap))
+			cli_usage_error("--check DIR stands alone (-v at most)");
+		if (env.check)
+			break;
 		if (!env.dir[0] || (!env.dir[1] && !env.noise))
 			cli_usage_error("--base DIR and --new DIR are required (--noise: --base only)");
 		if (env.json && env.ktap)
@@ -130,10 +162,239 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* ---- reading a gate run --------------------------------------------------- */
+/* ---- reading a run's files, line by line ------------------------------------ */
 
+/* "PATH:LINE: what" (line 0: "PATH: what"); EXIT_BAD_INPUT. */
+__attribute__((format(printf, 3, 4)))
+static int bad(const char *path, size_t line, const char *fmt, ...)
+{
+	char what[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (line)
+		return cli_fail(EXIT_BAD_INPUT, "%s:%zu: %s", path, line, what);
+	return cli_fail(EXIT_BAD_INPUT, "%s: %s", path, what);
+}
+
+/* One text file of a run, and its line being read. */
+struct input {
+	char path[4096];
+	FILE *f;
+	char *line;
+	size_t cap, lineno;
+	bool utf8;	/* bytes from 0x80 allowed (meta.txt's values) */
+};
+
+/* DIR/NAME, a regular file: a folder would read as empty, a FIFO block. */
+static int open_input(struct input *in, const char *dir, const char *name, bool utf8)
+{
+	struct stat st;
+	int fd;
+
+	memset(in, 0, sizeof(*in));
+	in->utf8 = utf8;
+	if (snprintf(in->path, sizeof(in->path), "%s/%s", dir, name) >= (int)sizeof(in->path))
+		return cli_fail_errno(ENAMETOOLONG, "%s", dir);
+	fd = open(in->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return cli_fail_errno(errno, "open %s (not a gate run? make gate-run makes them)", in->path);
+	if (fstat(fd, &st)) {
+		close(fd);
+		return cli_fail_errno(errno, "stat %s", in->path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return bad(in->path, 0, S_ISDIR(st.st_mode) ? "a directory, not a file" : "not a regular file");
+	}
+	if (!(in->f = fdopen(fd, "r"))) {
+		close(fd);
+		return cli_fail_errno(errno, "open %s", in->path);
+	}
+	return 0;
+}
+
+static void close_input(struct input *in)
+{
+	if (in->f)
+		fclose(in->f);
+	free(in->line);
+}
+
+/* The next line into in->line, its newline taken off; *got false at the
+ * end. A line must end in a newline (else the file was cut short) and hold
+ * text: no carriage return, NUL or other control byte. */
+static int next_line(struct input *in, bool *got)
+{
+	ssize_t len;
+
+	errno = 0;
+	len = getline(&in->line, &in->cap, in->f);
+	*got = len > 0;
+	if (len <= 0)
+		return ferror(in->f) ? cli_fail_errno(errno ? errno : EIO, "read %s", in->path) : 0;
+	in->lineno++;
+	if (in->line[len - 1] != '\n')
+		return bad(in->path, in->lineno, "the last line is cut short (no newline at its end)");
+	in->line[--len] = 0;
+	for (ssize_t i = 0; i < len; i++) {
+		unsigned char c = in->line[i];
+
+		if (c == '\r')
+			return bad(in->path, in->lineno, "carriage return (CRLF line ending)");
+		if (c < ' ' || c == 0x7f || (c >= 0x80 && !in->utf8))
+			return bad(in->path, in->lineno, "binary byte 0x%02x at column %zd", c, i + 1);
+	}
+	return 0;
+}
+
+/* s in digits alone (no sign, space, point, exponent or 0x), at most
+ * digits of them: true, with its value in *v. */
+static bool whole(const char *s, size_t digits, unsigned long long *v)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || s[n] || n > digits)
+		return false;
+	*v = strtoull(s, NULL, 10);
+	return true;
+}
+
+/* ---- meta.txt ---------------------------------------------------------------- */
+
+#define ID_MAX 999999UL		/* boots and rounds: a reference's boots are offset by 1e6 */
+#define NS_DIGITS 15		/* a sample is below 1e15 ns (11 days) */
+
+/* A run's meta.txt: KEY=VALUE lines, each key once (values without their
+ * shell quotes), and the numbers its rows are checked by (-1: not given). */
+struct meta {
+	char path[4096];
+	struct meta_kv {
+		char *key, *val;
+		size_t line;
+	} *kv;
+	size_t n;
+	long pages, rounds, boots, reps, persist_writes, phases;
+};
+
+static struct meta metas[2 + MAX_REFS];	/* base, new, the references */
+
+static const struct meta_kv *meta_get(const struct meta *m, const char *key)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->kv[i].key, key))
+			return &m->kv[i];
+	return NULL;
+}
+
+/* The value of key, or "(none)". */
+static const char *meta_val(const struct meta *m, const char *key)
+{
+	const struct meta_kv *kv = meta_get(m, key);
+
+	return kv ? kv->val : "(none)";
+}
+
+static void free_meta(struct meta *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->kv[i].key);
+		free(m->kv[i].val);
+	}
+	free(m->kv);
+	m->kv = NULL, m->n = 0;
+}
+
+/* The KEY=VALUE of in's line into m. */
+static int meta_add(struct meta *m, const struct input *in)
+{
+	char *eq = strchr(in->line, '='), *val;
+	size_t klen = eq ? (size_t)(eq - in->line) : 0, vlen;
+	struct meta_kv *kv;
+
+	if (!klen || strspn(in->line, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") != klen)
+		return bad(in->path, in->lineno, "not KEY=VALUE");
+	*eq = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->kv[i].key, in->line))
+			return bad(in->path, in->lineno, "%s given twice (first on line %zu)", in->line, m->kv[i].line);
+	val = eq + 1, vlen = strlen(val);
+	if (vlen >= 2 && val[0] == '\'' && val[vlen - 1] == '\'')	/* PAGES='512' */
+		val[vlen - 1] = 0, val++;
+	if (!(kv = realloc(m->kv, (m->n + 1) * sizeof(*kv))))
+		return cli_fail_errno(ENOMEM, "%s", in->path);
+	m->kv = kv;
+	kv = &m->kv[m->n];
+	kv->key = strdup(in->line), kv->val = strdup(val), kv->line = in->lineno;
+	if (!kv->key || !kv->val) {
+		free(kv->key);
+		free(kv->val);
+		return cli_fail_errno(ENOMEM, "%s", in->path);
+	}
+	m->n++;
+	return 0;
+}
+
+/* The keys the rows are checked by, when given: whole numbers in range. */
+static const struct meta_number {
+	const char *key;
+	size_t off;
+	long min, max;
+} meta_numbers[] = {
+	{ "PAGES", offsetof(struct meta, pages), 1, 1L << 30 },
+	{ "ROUNDS", offsetof(struct meta, rounds), 1, ID_MAX },
+	{ "boots", offsetof(struct meta, boots), 1, ID_MAX },
+	{ "REPS", offsetof(struct meta, reps), 1, ID_MAX },
+	{ "PERSIST_WRITES", offsetof(struct meta, persist_writes), 1, 1L << 30 },
+	{ "PHASES", offsetof(struct meta, phases), 0, 1 },
+};
+
+static int meta_parse_numbers(struct meta *m)
+{
+	for (size_t i = 0; i < sizeof(meta_numbers) / sizeof(*meta_numbers); i++) {
+		const struct meta_number *mn = &meta_numbers[i];
+		const struct meta_kv *kv = meta_get(m, mn->key);
+		long *field = (long *)((char *)m + mn->off);
+		unsigned long long v;
+
+		*field = -1;
+		if (!kv)
+			continue;
+		if (!whole(kv->val, 10, &v) || (long long)v < mn->min || (long long)v > mn->max)
+			return bad(m->path, kv->line, "%s='%.40s' is not a whole number from %ld to %ld", mn->key,
+				   kv->val, mn->min, mn->max);
+		*field = (long)v;
+	}
+	return 0;
+}
+
+static int read_meta(const char *dir, struct meta *m)
+{
+	struct input in;
+	bool got;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	if ((err = open_input(&in, dir, "meta.txt", true)))
+		return err;
+	snprintf(m->path, sizeof(m->path), "%s", in.path);
+	while (!(err = next_line(&in, &got)) && got && !(err = meta_add(m, &in)))
+		;
+	close_input(&in);
+	if (!err && !m->n)
+		err = bad(m->path, 0, "empty");
+	return err ? err : meta_parse_numbers(m);
+}
+
+/* ---- samples.txt ------------------------------------------------------------- */
+
+/* A row of samples.txt: one faultlat run (or one daxlat phase run). */
 struct run {
-	long boot;
+	long boot;		/* plus the reference's offset */
+	unsigned long round;
+	size_t line;		/* of samples.txt, for "again (first on line N)" */
 	double *v;
 	size_t n;
 };
@@ -150,6 +411,12 @@ struct groups {
 	struct group *g;
 	size_t n;
 };
+
+/* SCENARIO:PHASE, daxlat's in-kernel phases of the scenario's faults. */
+static bool is_phase(const char *scen)
+{
+	return strchr(scen, ':');
+}
 
 static struct group *find_group(struct groups *gs, const char *fs, const char *scen)
 {
@@ -169,65 +436,228 @@ static struct group *find_group(struct groups *gs, const char *fs, const char *s
 	return g;
 }
 
-/* "BOOT FS SCENARIO ROUND NS..." into side's runs of its group; boot_base
- * keeps the boots of several reference runs apart. */
-static int add_line(struct groups *gs, int side, long boot_base, char *line, const char *path, size_t lineno)
+/* One line of samples.txt, split. */
+struct fields {
+	unsigned long long boot, round;
+	const char *fs, *scen;
+	char *save;	/* strtok_r's: the samples follow */
+};
+
+/* "BOOT FS SCENARIO ROUND": whole numbers and names that fit, the rows
+ * meta.txt allows. */
+static int parse_head(char *line, const struct meta *m, const char *path, size_t ln, struct fields *f)
 {
-	char *save = NULL, *boot = strtok_r(line, " \n", &save), *fs = strtok_r(NULL, " \n", &save);
-	char *scen = strtok_r(NULL, " \n", &save), *round = strtok_r(NULL, " \n", &save), *tok;
-	struct group *g;
-	struct run *runs, r = { 0 };
-	char *end;
+	char *boot = strtok_r(line, " ", &f->save), *round;
 
 	if (!boot)
-		return 0;
-	r.boot = boot_base + strtol(boot, &end, 10);
-	if (!fs || !scen || !round || *end)
-		return cli_fail(EXIT_RUNTIME, "%s:%zu: not 'BOOT FS SCENARIO ROUND NS...'", path, lineno);
-	while ((tok = strtok_r(NULL, " \n", &save))) {
-		double *v = realloc(r.v, (r.n + 1) * sizeof(*v));
+		return bad(path, ln, "a blank line");
+	f->fs = strtok_r(NULL, " ", &f->save), f->scen = strtok_r(NULL, " ", &f->save);
+	if (!f->fs || !f->scen || !(round = strtok_r(NULL, " ", &f->save)))
+		return bad(path, ln, "not 'BOOT FS SCENARIO ROUND NS...': fields missing");
+	if (!whole(boot, 6, &f->boot) || !f->boot)
+		return bad(path, ln, "boot '%.20s' is not a whole number from 1 to %lu", boot, ID_MAX);
+	if (m->boots > 0 && f->boot > (unsigned long)m->boots)
+		return bad(path, ln, "boot %llu, beyond meta.txt's boots=%ld", f->boot, m->boots);
+	if (strlen(f->fs) > sizeof(((struct group *)0)->fs) - 1)
+		return bad(path, ln, "filesystem name '%.20s...' is longer than 15 characters", f->fs);
+	if (strlen(f->scen) > sizeof(((struct group *)0)->scen) - 1)
+		return bad(path, ln, "scenario name '%.20s...' is longer than 63 characters", f->scen);
+	if (is_phase(f->scen) && (f->scen[0] == ':' || strchr(f->scen, ':') != strrchr(f->scen, ':') ||
+				  !strchr(f->scen, ':')[1]))
+		return bad(path, ln, "scenario '%s': a phase row is SCENARIO:PHASE", f->scen);
+	if (is_phase(f->scen) && m->phases == 0)
+		return bad(path, ln, "a phase row (%s), but meta.txt says PHASES=0", f->scen);
+	if (!whole(round, 6, &f->round) || !f->round)
+		return bad(path, ln, "round '%.20s' is not a whole number from 1 to %lu", round, ID_MAX);
+	if (m->rounds > 0 && f->round > (unsigned long)m->rounds)
+		return bad(path, ln, "round %llu, beyond meta.txt's ROUNDS=%ld", f->round, m->rounds);
+	return 0;
+}
 
-		if (!v)
-			goto nomem;
-		r.v = v;
-		r.v[r.n++] = strtod(tok, &end);
-		if (*end) {
-			free(r.v);
-			return cli_fail(EXIT_RUNTIME, "%s:%zu: '%s' is not a number", path, lineno, tok);
+/* The samples a user-space row of scen holds by meta.txt (0: it does not
+ * say; *why: from what): PAGES x REPS faults (faultlat -n, -r); make
+ * reproduce's persist rows one per write, its tail-SYNC-wN-LAYOUT rows
+ * the faults of N writers. */
+static unsigned long long want_samples(const struct meta *m, const char *scen, char *why, size_t len)
+{
+	const char *w = strstr(scen, "-w");
+	unsigned long writers;
+
+	if (!strncmp(scen, "persist-", 8)) {
+		snprintf(why, len, "PERSIST_WRITES");
+		return m->persist_writes > 0 ? (unsigned long long)m->persist_writes : 0;
+	}
+	if (m->pages <= 0)
+		return 0;
+	if (!strncmp(scen, "tail-", 5) && w && sscanf(w, "-w%lu", &writers) == 1 && writers && writers <= 4096) {
+		snprintf(why, len, "PAGES x %lu writers", writers);
+		return (unsigned long long)m->pages * writers;
+	}
+	snprintf(why, len, m->reps > 0 ? "PAGES x REPS" : "PAGES");
+	return (unsigned long long)m->pages * (m->reps > 0 ? m->reps : 1);
+}
+
+/* The samples after the head: positive whole numbers of ns, as many as
+ * meta.txt says (a phase row: at most PAGES, one per synchronous fault). */
+static int parse_samples(struct fields *f, const struct meta *m, const char *path, size_t ln, struct run *r)
+{
+	unsigned long long v, want;
+	char *tok, why[64];
+
+	while ((tok = strtok_r(NULL, " ", &f->save))) {
+		double *nv;
+
+		if (!whole(tok, NS_DIGITS, &v) || !v)
+			return bad(path, ln, "sample %zu '%.20s' is not a positive whole number of ns "
+				   "(digits only, below 1e15)", r->n + 1, tok);
+		if (!(nv = realloc(r->v, (r->n + 1) * sizeof(*nv))))
+			return cli_fail_errno(ENOMEM, "%s:%zu", path, ln);
+		r->v = nv;
+		r->v[r->n++] = (double)v;
+	}
+	if (!r->n)
+		return bad(path, ln, "not 'BOOT FS SCENARIO ROUND NS...': no samples");
+	if (is_phase(f->scen)) {
+		if (m->pages > 0 && r->n > (size_t)m->pages)
+			return bad(path, ln, "%zu samples in a phase row, more than meta.txt's PAGES=%ld", r->n, m->pages);
+		return 0;
+	}
+	want = want_samples(m, f->scen, why, sizeof(why));
+	if (want && r->n != want)
+		return bad(path, ln, "%zu samples, want %llu (meta.txt's %s)", r->n, want, why);
+	return 0;
+}
+
+/* in's line into side's runs of its group, once per boot and round;
+ * boot_base keeps the boots of several reference runs apart. */
+static int add_line(struct groups *gs, int side, long boot_base, const struct meta *m, const struct input *in)
+{
+	struct fields f = { 0 };
+	struct run r = { .line = in->lineno }, *runs;
+	struct group *g;
+	int err;
+
+	if ((err = parse_head(in->line, m, in->path, in->lineno, &f)) ||
+	    (err = parse_samples(&f, m, in->path, in->lineno, &r)))
+		goto out;
+	r.boot = boot_base + (long)f.boot, r.round = f.round;
+	if (!(g = find_group(gs, f.fs, f.scen))) {
+		err = cli_fail_errno(ENOMEM, "%s:%zu", in->path, in->lineno);
+		goto out;
+	}
+	for (size_t i = 0; i < g->nruns[side]; i++)
+		if (g->runs[side][i].boot == r.boot && g->runs[side][i].round == r.round) {
+			err = bad(in->path, in->lineno, "boot %llu %s %s round %llu again (first on line %zu)",
+				  f.boot, f.fs, f.scen, f.round, g->runs[side][i].line);
+			goto out;
 		}
+	if (!(runs = realloc(g->runs[side], (g->nruns[side] + 1) * sizeof(*runs)))) {
+		err = cli_fail_errno(ENOMEM, "%s:%zu", in->path, in->lineno);
+		goto out;
 	}
-	if (!r.n) {
-		return cli_fail(EXIT_RUNTIME, "%s:%zu: a run without samples", path, lineno);
-	}
-	if (!(g = find_group(gs, fs, scen)) ||
-	    !(runs = realloc(g->runs[side], (g->nruns[side] + 1) * sizeof(*runs))))
-		goto nomem;
 	g->runs[side] = runs;
 	runs[g->nruns[side]++] = r;
 	return 0;
-nomem:
+out:
 	free(r.v);
-	return cli_fail_errno(ENOMEM, "%s:%zu", path, lineno);
+	return err;
 }
 
-static int read_samples(struct groups *gs, int side, long boot_base, const char *dir)
+/* side's runs of g from the run of boot_base. */
+static size_t rows_of(const struct group *g, int side, long boot_base)
 {
-	char path[4096], *line = NULL;
-	size_t cap = 0, lineno = 0;
-	FILE *f;
-	int err = 0;
+	size_t n = 0;
 
-	snprintf(path, sizeof(path), "%s/samples.txt", dir);
-	if (!(f = fopen(path, "r")))
-		return cli_fail_errno(errno, "open %s (not a gate run? make gate-run makes them)", path);
-	while (!err && getline(&line, &cap, f) > 0)
-		err = add_line(gs, side, boot_base, line, path, ++lineno);
-	free(line);
-	fclose(f);
-	if (!err && !lineno)
-		err = cli_fail(EXIT_RUNTIME, "%s: empty", path);
-	cli_verbose("%s: %zu runs", path, lineno);
+	for (size_t i = 0; i < g->nruns[side]; i++)
+		n += g->runs[side][i].boot > boot_base && g->runs[side][i].boot <= boot_base + (long)ID_MAX;
+	return n;
+}
+
+/* A gate run (meta.txt gives boots and ROUNDS) has every round of every
+ * boot, and one phase run a boot: a file cut at a line's end is refused. */
+static int check_complete(const struct groups *gs, int side, long boot_base, const struct meta *m,
+			  const char *path)
+{
+	if (m->boots <= 0 || m->rounds <= 0)
+		return 0;
+	for (size_t i = 0; i < gs->n; i++) {
+		const struct group *g = &gs->g[i];
+		size_t n = rows_of(g, side, boot_base);
+
+		if (is_phase(g->scen) && n && n != (size_t)m->boots)
+			return bad(path, 0, "%zu rows of %s %s, want %ld (meta.txt's boots=%ld, one phase run a boot)",
+				   n, g->fs, g->scen, m->boots, m->boots);
+		if (!is_phase(g->scen) && n && n != (size_t)(m->boots * m->rounds))
+			return bad(path, 0, "%zu rows of %s %s, want %ld (meta.txt's boots=%ld x ROUNDS=%ld)",
+				   n, g->fs, g->scen, m->boots * m->rounds, m->boots, m->rounds);
+	}
+	return 0;
+}
+
+static const struct group *lookup_group(const struct groups *gs, const char *fs, const char *scen)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		if (!strcmp(gs->g[i].fs, fs) && !strcmp(gs->g[i].scen, scen))
+			return &gs->g[i];
+	return NULL;
+}
+
+/* Every scenario meta.txt's SCENARIOS lists, on each filesystem the run
+ * has rows of. */
+static int check_scenarios(const struct groups *gs, int side, long boot_base, const struct meta *m,
+			   const char *path)
+{
+	const struct meta_kv *kv = meta_get(m, "SCENARIOS");
+
+	for (size_t i = 0; kv && i < gs->n; i++) {
+		const char *fs = gs->g[i].fs, *s = kv->val;
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(gs->g[j].fs, fs) && rows_of(&gs->g[j], side, boot_base);
+		if (seen || !rows_of(&gs->g[i], side, boot_base))
+			continue;
+		while (*(s += strspn(s, " "))) {
+			size_t len = strcspn(s, " ");
+			char scen[256];
+			const struct group *g;
+
+			snprintf(scen, sizeof(scen), "%.*s", (int)len, s);
+			s += len;
+			if (!(g = lookup_group(gs, fs, scen)) || !rows_of(g, side, boot_base))
+				return bad(path, 0, "no rows of %s %.63s, which meta.txt's SCENARIOS lists", fs, scen);
+		}
+	}
+	return 0;
+}
+
+/* DIR/samples.txt into side's groups, checked by DIR's meta.txt (m). */
+static int read_samples(struct groups *gs, int side, long boot_base, const char *dir, const struct meta *m,
+			size_t *lines)
+{
+	struct input in;
+	bool got;
+	int err;
+
+	if ((err = open_input(&in, dir, "samples.txt", false)))
+		return err;
+	while (!(err = next_line(&in, &got)) && got && !(err = add_line(gs, side, boot_base, m, &in)))
+		;
+	*lines = in.lineno;
+	if (!err && !in.lineno)
+		err = bad(in.path, 0, "empty");
+	if (!err && !(err = check_complete(gs, side, boot_base, m, in.path)))
+		err = check_scenarios(gs, side, boot_base, m, in.path);
+	close_input(&in);
 	return err;
+}
+
+/* A run: DIR's meta.txt into m, then its samples.txt. */
+static int read_run(struct groups *gs, int side, long boot_base, const char *dir, struct meta *m, size_t *lines)
+{
+	int err = read_meta(dir, m);
+
+	return err ? err : read_samples(gs, side, boot_base, dir, m, lines);
 }
 
 static void free_groups(struct groups *gs)
@@ -241,69 +671,107 @@ static void free_groups(struct groups *gs)
 	free(gs->g);
 }
 
-/* ---- metadata ------------------------------------------------------------- */
+/* ---- can the runs be compared ------------------------------------------------ */
 
 /* What must match for a comparison to mean anything; the kernel may differ
- * (that is what a gate compares), and so may delay_ns (the power test). */
+ * (that is what a gate compares), and so may delay_ns (the power test). A
+ * boot's quantile rests on its ROUNDS runs: boots of other rounds differ. */
 static const char *const same_keys[] = {
-	"accelerator", "host_cpu", "qemu", "measure", "PAGES", "SCENARIOS", "guest_cpus",
+	"accelerator", "host_cpu", "qemu", "measure", "PAGES", "ROUNDS", "SCENARIOS", "guest_cpus",
 };
 
-static void meta_value(const char *dir, const char *key, char *out, size_t len)
+/* "'VALUE' in PATH:LINE", or "none in PATH". */
+static void where(const struct meta *m, const struct meta_kv *kv, char *out, size_t len)
 {
-	char path[4096], line[512];
-	size_t klen = strlen(key);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/meta.txt", dir);
-	snprintf(out, len, "(none)");
-	if (!(f = fopen(path, "r")))
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, klen) && line[klen] == '=') {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(out, len, "%s", line + klen + 1);
-			break;
-		}
-	fclose(f);
+	if (kv)
+		snprintf(out, len, "'%s' in %s:%zu", kv->val, m->path, kv->line);
+	else
+		snprintf(out, len, "none in %s", m->path);
 }
 
-/* dir (new or a reference; what names it) against the base. */
-static int check_comparable(const char *what, const char *dir)
+/* m (what: "new" or "reference") against the base's meta.txt. */
+static int check_comparable(const struct meta *base, const char *what, const struct meta *m)
 {
-	char a[256], b[256];
+	char a[8192], b[8192];
 	int err = 0;
 
 	for (size_t i = 0; i < sizeof(same_keys) / sizeof(*same_keys); i++) {
-		meta_value(env.dir[0], same_keys[i], a, sizeof(a));
-		meta_value(dir, same_keys[i], b, sizeof(b));
-		if (!strcmp(a, b))
+		const struct meta_kv *ka = meta_get(base, same_keys[i]), *kb = meta_get(m, same_keys[i]);
+
+		if ((!ka && !kb) || (ka && kb && !strcmp(ka->val, kb->val)))
 			continue;
+		where(base, ka, a, sizeof(a));
+		where(m, kb, b, sizeof(b));
 		if (env.force) {
-			fprintf(stderr, TOOL ": note: %s differs (base '%s', %s '%s'): compared anyway (--force)\n",
+			fprintf(stderr, TOOL ": note: %s differs (base %s, %s %s): compared anyway (--force)\n",
 				same_keys[i], a, what, b);
 			continue;
 		}
 		if (!err)
-			err = cli_fail(EXIT_NOT_COMPARABLE, "not comparable: %s differs (base '%s', %s '%s'); "
+			err = cli_fail(EXIT_NOT_COMPARABLE, "not comparable: %s differs (base %s, %s %s); "
 				       "--force to compare anyway", same_keys[i], a, what, b);
 	}
 	return err;
 }
 
-/* The --reference runs, their boots kept apart. Without any, compare_all
- * takes the base side, already read, as the reference. */
-static int read_references(struct groups *gs)
+/* a and b name one folder (".", "..", symlinks resolved). */
+static bool same_dir(const char *a, const char *b)
 {
-	char what[4096];
-	int err = 0;
+	char ra[PATH_MAX], rb[PATH_MAX];
 
-	for (size_t i = 0; !err && i < env.nref; i++) {
-		snprintf(what, sizeof(what), "reference %s", env.ref[i]);
-		if (!(err = check_comparable(what, env.ref[i])))
-			err = read_samples(gs, SIDE_REF, 1000000L * (long)(i + 1), env.ref[i]);
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/* A run against itself is always "same", and a reference given twice
+ * counts its boots twice (narrower floors): refused. */
+static int check_distinct(void)
+{
+	if (same_dir(env.dir[0], env.dir[1]))
+		return cli_fail(EXIT_USAGE, "--base %s and --new %s are the same run: a gate compares two runs",
+				env.dir[0], env.dir[1]);
+	for (size_t i = 0; i < env.nref; i++) {
+		if (same_dir(env.ref[i], env.dir[1]))
+			return cli_fail(EXIT_USAGE, "--reference %s is the new run: a reference is other runs of "
+					"the base's setup", env.ref[i]);
+		for (size_t j = 0; j < i; j++)
+			if (same_dir(env.ref[i], env.ref[j]))
+				return cli_fail(EXIT_USAGE, "--reference %s and --reference %s are the same run",
+						env.ref[j], env.ref[i]);
 	}
-	return err;
+	return 0;
+}
+
+/* Something in common, and (without --force) every user-space scenario on
+ * both sides; phase rows on one side are a note: a run made without phases
+ * (PHASES=0, or before they existed) has none. */
+static int check_groups(const struct groups *gs)
+{
+	const struct group *one = NULL;
+	size_t both = 0;
+
+	for (size_t i = 0; i < gs->n; i++) {
+		const struct group *g = &gs->g[i];
+
+		if (g->nruns[SIDE_BASE] && g->nruns[SIDE_NEW])
+			both++;
+		else if (!one && !is_phase(g->scen) && (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW]))
+			one = g;
+	}
+	if (!both)
+		return cli_fail(EXIT_NOT_COMPARABLE, "nothing to compare: %s/samples.txt and %s/samples.txt have no "
+				"filesystem and scenario in common", env.dir[0], env.dir[1]);
+	if (one && !env.force)
+		return cli_fail(EXIT_NOT_COMPARABLE, "not comparable: %s %s only in the %s (none in %s/samples.txt); "
+				"--force to compare the rest", one->fs, one->scen,
+				one->nruns[SIDE_BASE] ? "base" : "new", one->nruns[SIDE_BASE] ? env.dir[1] : env.dir[0]);
+	for (size_t i = 0; i < gs->n; i++) {
+		const struct group *g = &gs->g[i];
+
+		if (!g->nruns[SIDE_BASE] != !g->nruns[SIDE_NEW])
+			fprintf(stderr, TOOL ": note: %s %s only in the %s: not compared%s\n", g->fs, g->scen,
+				g->nruns[SIDE_BASE] ? "base" : "new", is_phase(g->scen) ? "" : " (--force)");
+	}
+	return 0;
 }
 
 /* ---- the comparison and its outputs ---------------------------------------- */
@@ -343,14 +811,8 @@ static int compare_all(const struct groups *gs, struct row **rows, size_t *nrows
 		const struct group *g = &gs->g[i];
 		size_t most;
 
-		/* A run made without phases (PHASES=0, or before they existed)
-		 * has none of the SCENARIO:PHASE rows: nothing to compare. */
-		if (!g->nruns[SIDE_BASE] || !g->nruns[SIDE_NEW]) {
-			if (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW])
-				fprintf(stderr, TOOL ": note: %s %s only in the %s: not compared\n", g->fs, g->scen,
-					g->nruns[SIDE_BASE] ? "base" : "new");
+		if (!g->nruns[SIDE_BASE] || !g->nruns[SIDE_NEW])	/* check_groups said so */
 			continue;
-		}
 		most = g->nruns[SIDE_BASE] + g->nruns[SIDE_NEW] + g->nruns[SIDE_REF] + 1;
 		const double *ptrs[NSIDES][most];
 		size_t ns[NSIDES][most];
@@ -380,13 +842,10 @@ static double pct(double sd, double mean)
 
 static void print_text(const struct row *rows, size_t n, const size_t count[4])
 {
-	char kb[128], kn[128], how[256];
-
-	meta_value(env.dir[0], "kernel", kb, sizeof(kb));
-	meta_value(env.dir[1], "kernel", kn, sizeof(kn));
-	meta_value(env.dir[1], "accelerator", how, sizeof(how));
-	printf("gate: base %s (%s)\n      new  %s (%s)\n", env.dir[0], kb, env.dir[1], kn);
-	printf("      %s; per-fault latency in us; base/new: mean over boots +- stddev\n", how);
+	printf("gate: base %s (%s)\n      new  %s (%s)\n", env.dir[0], meta_val(&metas[0], "kernel"), env.dir[1],
+	       meta_val(&metas[1], "kernel"));
+	printf("      %s; per-fault latency in us; base/new: mean over boots +- stddev\n",
+	       meta_val(&metas[1], "accelerator"));
 	if (n && rows[0].c.n_ref >= env.par.ref_min_boots)
 		printf("      floors: at least the change same-kernel sides exceed %.1f %% of the time, "
 		       "from the %zu boots of %s%s\n", 100 * (1 - env.par.null_level), rows[0].c.n_ref,
@@ -533,10 +992,9 @@ static int noise_of(const struct group *g, double q, struct noise *out)
 
 static int print_noise(const struct groups *gs)
 {
+	const char *how = meta_val(&metas[0], "accelerator");
 	struct json_writer w;
-	char how[256];
 
-	meta_value(env.dir[0], "accelerator", how, sizeof(how));
 	if (env.json) {
 		json_init(&w, stdout);
 		json_begin_object(&w);
@@ -578,6 +1036,50 @@ static int print_noise(const struct groups *gs)
 	return cli_json_finish(&w);
 }
 
+/* A side's run (-v: how many lines). */
+static int read_side(struct groups *gs, int side, long boot_base, const char *dir, struct meta *m)
+{
+	size_t lines;
+	int err = read_run(gs, side, boot_base, dir, m, &lines);
+
+	if (!err)
+		cli_verbose("%s: %zu lines", dir, lines);
+	return err;
+}
+
+/* Every run read and checked, then whether they can be compared. */
+static int read_all(struct groups *gs)
+{
+	int err;
+
+	if ((err = check_distinct()) || (err = read_side(gs, SIDE_BASE, 0, env.dir[0], &metas[0])) ||
+	    (err = read_side(gs, SIDE_NEW, 0, env.dir[1], &metas[1])))
+		return err;
+	for (size_t i = 0; i < env.nref; i++)	/* each reference's boots apart */
+		if ((err = read_side(gs, SIDE_REF, (long)(ID_MAX + 1) * (long)(i + 1), env.ref[i], &metas[2 + i])))
+			return err;
+	if ((err = check_comparable(&metas[0], "new", &metas[1])))
+		return err;
+	for (size_t i = 0; i < env.nref; i++)
+		if ((err = check_comparable(&metas[0], "reference", &metas[2 + i])))
+			return err;
+	return check_groups(gs);
+}
+
+/* --check DIR: the run read as the gate reads a side; -v says how much. */
+static int check_run(void)
+{
+	struct groups gs = { 0 };
+	size_t lines = 0;
+	int err = read_run(&gs, SIDE_BASE, 0, env.check, &metas[0], &lines);
+
+	if (!err && cli_verbose_on)
+		printf("%s: %zu lines, %zu rows ok\n", env.check, lines, gs.n);
+	free_groups(&gs);
+	free_meta(&metas[0]);
+	return err;
+}
+
 static int run_gate(void)
 {
 	struct groups gs = { 0 };
@@ -586,14 +1088,11 @@ static int run_gate(void)
 	int err;
 
 	if (env.noise) {
-		err = read_samples(&gs, SIDE_BASE, 0, env.dir[0]);
-		if (!err)
+		if (!(err = read_side(&gs, SIDE_BASE, 0, env.dir[0], &metas[0])))
 			err = print_noise(&gs);
 		goto out;
 	}
-	if ((err = read_samples(&gs, SIDE_BASE, 0, env.dir[0])) || (err = read_samples(&gs, SIDE_NEW, 0, env.dir[1])) ||
-	    (err = check_comparable("new", env.dir[1])) || (err = read_references(&gs)) ||
-	    (err = compare_all(&gs, &rows, &nrows)))
+	if ((err = read_all(&gs)) || (err = compare_all(&gs, &rows, &nrows)))
 		goto out;
 	for (size_t i = 0; i < nrows; i++)
 		count[rows[i].c.verdict]++;
@@ -608,11 +1107,13 @@ static int run_gate(void)
 out:
 	free(rows);
 	free_groups(&gs);
+	for (size_t i = 0; i < 2 + env.nref; i++)
+		free_meta(&metas[i]);
 	return err;
 }
 
 int main(int argc, char **argv)
 {
 	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
-	return run_gate();
+	return env.check ? check_run() : run_gate();
 }
