@@ -57,12 +57,15 @@ BOOTS=12 MEASURE=wall mkrun "$tmp/wall12" 3 1 4
 refused() {
 	want_rc "$1" || return 1
 	[ "$(wc -l <"$tmp/err")" = 1 ] && grep -qF -- "$2" "$tmp/err" && [ ! -s "$tmp/out" ] ||
-		{ echo "want one line on stderr with '$2', no output: $(head -c 400 "$tmp/err") | $(head -c 200 "$tmp/out")"; return 1; }
+		{ echo "want one line on stderr with '$2', no output: $(head -c 400 "$tmp/err") |" \
+			"$(head -c 200 "$tmp/out")"; return 1; }
 }
 # variant NAME: v=$tmp/NAME, a fresh copy of the base run to spoil.
 variant() { v=$tmp/$1; rm -rf "$v" && cp -R "$tmp/base" "$v"; }
 # set_sample LINE VALUE: the second sample of that line of $v's samples.txt is VALUE.
-set_sample() { awk -v l="$1" -v x="$2" 'NR == l { $6 = x } { print }' "$v/samples.txt" >"$v/s" && mv "$v/s" "$v/samples.txt"; }
+set_sample() {
+	awk -v l="$1" -v x="$2" 'NR == l { $6 = x } { print }' "$v/samples.txt" >"$v/s" && mv "$v/s" "$v/samples.txt"
+}
 # A run with one sample 'nan' (line 2): the gate once looped forever on it.
 variant nan && set_sample 2 nan
 
