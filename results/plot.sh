@@ -13,9 +13,8 @@
 # Prints the PNGs written, one per line. Needs gnuplot (make deps).
 # Every run read is first checked by the gate, "$GATE --check RUN" (GATE:
 # default .output/bin/gate, as make passes it), then by plot.sh's own reading
-# of its samples.txt: a refused run is the gate's line and exit code, a
-# sample that is not a positive whole number of ns is refused here too
-# (exit 19, file and line named). The PNGs are drawn in a scratch folder
+# of its names (what gnuplot needs): a refused run is the gate's line and
+# exit code, a name gnuplot cannot quote exit 19 with file and line. The PNGs are drawn in a scratch folder
 # and moved into OUTDIR only when all of them were: never half a plot.
 # Exit: 0; 2 usage, a missing file or no gnuplot; 1 no gate binary or
 # gnuplot failed; 19 a malformed input file; else the gate's check's code.
@@ -32,35 +31,24 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# check_samples FILE: every line "BOOT FS SCENARIO ROUND NS..." with
-# positive whole numbers of ns (at most 15 digits: exact in a double), and
-# names gnuplot's quoted strings and file names can hold. A nan or inf
-# would spin hist's bucket loop; a cut last line has no newline.
-check_samples() {
-	[ -e "$1" ] || die "$1: missing (not a gate run, or it wrote nothing)"
-	[ -f "$1" ] || bad "$1: not a file"
-	[ -s "$1" ] || bad "$1: empty (no samples)"
-	[ "$(tail -c 1 "$1" | wc -l)" -eq 1 ] ||
-		bad "$1:$(($(wc -l <"$1") + 1)): the last line has no newline (a file cut short: a run killed while writing?)"
+# check_names FILE: what the gate does not judge and gnuplot needs: names
+# its quoted strings and file names can hold. The numbers, the lines and
+# the file itself are the gate's (--check, before this).
+check_names() {
 	why=$(awk -v q="'" '
 		function no(why) { print FNR ": " why; exit 1 }
-		/\r/ { no("a carriage return ends the line (CRLF line ends: dos2unix it)") }
-		NF < 5 { no("want BOOT FS SCENARIO ROUND NS..., got " NF " field(s)") }
-		$1 !~ /^[1-9][0-9]*$/ || $4 !~ /^[1-9][0-9]*$/ { no("boot " q $1 q " and round " q $4 q ": whole numbers from 1") }
 		$2 !~ /^[A-Za-z0-9_.+-]+$/ { no("filesystem " q $2 q ": letters, digits and _.+- only") }
-		$3 !~ /^[A-Za-z0-9_.:+-]+$/ { no("scenario " q $3 q ": letters, digits and _.:+- only") }
-		{ for (i = 5; i <= NF; i++) if ($i !~ /^[0-9]+$/ || length($i) > 15 || $i + 0 == 0)
-			no(q $i q " is not a sample: a positive whole number of ns") }' "$1") || bad "$1:$why"
+		$3 !~ /^[A-Za-z0-9_.:+-]+$/ { no("scenario " q $3 q ": letters, digits and _.:+- only") }' "$1") || bad "$1:$why"
 }
 
-# check_run RUN: the gate's check, then ours.
+# check_run RUN: the gate's check, then the names'.
 check_run() {
 	[ -x "$GATE" ] || { echo "plot: no gate binary $GATE to check $1 with (build it: make O=DIR DIR/bin/gate, then GATE=DIR/bin/gate)" >&2
 		exit "$EXIT_RUNTIME"; }
 	rc=0
 	"$GATE" --check "$1" >/dev/null 2>"$tmp/gate.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$tmp/gate.err" >&2; exit "$rc"; }
-	check_samples "$1/samples.txt"
+	check_names "$1/samples.txt"
 }
 
 # publish OUTDIR: the PNGs drawn in the scratch folder into OUTDIR, printed.
@@ -83,7 +71,7 @@ cdf() {
 }
 
 # hist SAMPLES FS SCENARIO OUT: log2 buckets, "lo_us count". At most 64
-# doublings: the loop ends whatever the value (check_samples refused the
+# doublings: the loop ends whatever the value (the gate's check refused the
 # ones that would not).
 hist() {
 	awk -v fs="$2" -v s="$3" '$2 == fs && $3 == s { for (i = 5; i <= NF; i++) {

@@ -3,16 +3,19 @@
 # one PNG per filesystem after the gate's --check passed it; the gate's
 # refusal of a run (BASE or NEW) stops the plots with its line and code; a
 # sample that is not a positive whole number of ns (nan and inf hung the
-# histogram loop), an empty or cut samples.txt and a cut phases JSON are
-# refused by plot.sh itself (exit 19, the file and line named), under a
-# timeout; a missing gate binary is one line; nothing half-written is left
+# histogram loop), an empty or cut samples.txt are refused through the
+# gate's check and a cut phases JSON by plot.sh (exit 19, the file and line
+# named), under a timeout; a missing gate binary is one line; nothing half-written is left
 # behind (a gnuplot that fails midway leaves no PNG). KTAP output.
-# PLOT=: another plot.sh. The gate is a fake here (GATE= of each call):
-# these tests are plot.sh's; tests/unit/test-gate*.sh test the gate's check.
+# PLOT=: another plot.sh. The call contract is tested with fake gates; the
+# bad runs go through the real one (GATE, default .output/bin/gate): the
+# gate's --check is the one reader of a run, plot.sh adds only the names
+# gnuplot must quote (tests/unit/test-gate*.sh test the check itself).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 PLOT=${PLOT:-$root/results/plot.sh}
+gate=${GATE:-$root/.output/bin/gate}
 . "$root/lib/ktap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plot.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -93,7 +96,7 @@ no_gate() {
 bad_sample() {
 	rm -rf "$tmp/$1" && mkrun "$tmp/$1" && { sed -n 1p "$tmp/$1/samples.txt"; printf '%s\n' "$2"
 		sed -n '3,$p' "$tmp/$1/samples.txt"; } >"$tmp/s" && mv "$tmp/s" "$tmp/$1/samples.txt" || return 1
-	plot "$tmp/gate-ok" run "$tmp/$1" "$tmp/$1" && refused 19 "^plot: $tmp/$1/samples.txt:2: " && nothing_in "$tmp/$1" ||
+	plot "$gate" run "$tmp/$1" "$tmp/$1" && refused 19 "^\(gate\|plot\): $tmp/$1/samples.txt:2: " && nothing_in "$tmp/$1" ||
 		{ echo "(line '$2')"; return 1; }
 }
 bad_samples() {
@@ -111,14 +114,14 @@ bad_samples() {
 }
 empty_samples() {
 	need_gnuplot || return 1
-	mkdir -p "$tmp/empty" && : >"$tmp/empty/samples.txt" &&
-		plot "$tmp/gate-ok" run "$tmp/empty" "$tmp/empty" && refused 19 "^plot: $tmp/empty/samples.txt: empty" &&
+	mkdir -p "$tmp/empty" && : >"$tmp/empty/samples.txt" && cp "$tmp/run/meta.txt" "$tmp/empty/" &&
+		plot "$gate" run "$tmp/empty" "$tmp/empty" && refused 19 "^gate: $tmp/empty/samples.txt" &&
 		nothing_in "$tmp/empty" || return 1
-	mkdir -p "$tmp/blank" && printf '\n\n' >"$tmp/blank/samples.txt" &&
-		plot "$tmp/gate-ok" run "$tmp/blank" "$tmp/blank" && refused 19 "^plot: $tmp/blank/samples.txt:1: " &&
+	mkdir -p "$tmp/blank" && printf '\n\n' >"$tmp/blank/samples.txt" && cp "$tmp/run/meta.txt" "$tmp/blank/" &&
+		plot "$gate" run "$tmp/blank" "$tmp/blank" && refused 19 "^gate: $tmp/blank/samples.txt:1: " &&
 		nothing_in "$tmp/blank" || return 1
-	mkdir -p "$tmp/nothing" && plot "$tmp/gate-ok" run "$tmp/nothing" "$tmp/nothing" &&
-		refused 2 "^plot: $tmp/nothing/samples.txt: missing" && nothing_in "$tmp/nothing"
+	mkdir -p "$tmp/nothing" && cp "$tmp/run/meta.txt" "$tmp/nothing/" && plot "$gate" run "$tmp/nothing" "$tmp/nothing" &&
+		refused 1 "^gate: .*$tmp/nothing/samples.txt" && nothing_in "$tmp/nothing"
 }
 # A samples.txt cut mid-line (a run killed while writing): the last line
 # has no newline.
@@ -126,7 +129,7 @@ cut_samples() {
 	need_gnuplot || return 1
 	rm -rf "$tmp/cut" && mkrun "$tmp/cut" && n=$(wc -l <"$tmp/cut/samples.txt") &&
 		head -c -3 "$tmp/cut/samples.txt" >"$tmp/s" && mv "$tmp/s" "$tmp/cut/samples.txt" &&
-		plot "$tmp/gate-ok" run "$tmp/cut" "$tmp/cut" && refused 19 "^plot: $tmp/cut/samples.txt:$n: .*newline" &&
+		plot "$gate" run "$tmp/cut" "$tmp/cut" && refused 19 "^gate: $tmp/cut/samples.txt:$n: .*newline" &&
 		nothing_in "$tmp/cut"
 }
 cut_phases() {
