@@ -51,14 +51,18 @@ written_no_sync_fault() {
 }
 
 # writers FS ARGS: 2 MAP_SYNC writers on an empty file each (or one
-# file), under daxlat: every fault synchronous; commits per fault said.
+# file), under daxlat: every fault synchronous, but for the rare one whose
+# allocation the other writer's sync made durable before the fault asked
+# (the filesystem then reports it clean, rightly: seen once on xfs, 63 of
+# 64); every synchronous fault synced; commits per fault said.
 writers() {
 	fs=$1; shift
 	daxlat --json -c "faultlat -f /mnt/$fs/w -S -s empty -n $N -w 2 $* -j >/tmp/w.json" \
 		>/tmp/wd.json 2>/tmp/wd.err || { echo "daxlat exit $?: $(head -c 300 /tmp/wd.err)"; return 1; }
 	jq -e --argjson n $((2 * N)) '.faults == $n and .writers == 2 and (.writers_detail | length) == 2 and
 		([.hist[].count] | add) == $n' /tmp/w.json >/dev/null || { echo "faultlat JSON: $(head -c 300 /tmp/w.json)"; return 1; }
-	jq -e --argjson n $((2 * N)) '.counters.needdsync == $n and .counters.metadata_syncs == $n' /tmp/wd.json >/dev/null ||
+	jq -e --argjson n $((2 * N)) '.counters.dax_iomap_fault >= $n and .counters.needdsync >= $n - 2 and
+		.counters.metadata_syncs == .counters.needdsync' /tmp/wd.json >/dev/null ||
 		{ echo "counters: $(jq -c '.counters | {needdsync, metadata_syncs, dax_iomap_fault}' /tmp/wd.json)"; return 1; }
 	# The journal's commits are counted, and no more of them than faults
 	# (a few background commits of the device allowed).
