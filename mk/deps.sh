@@ -14,9 +14,12 @@ set -eu
 # gnuplot-nox: the plots of gate runs, gates and reports (results/plot.sh).
 # python3-jsonschema: its jsonschema command checks make kcidb's documents
 # against results/kcidb-v5.schema.json (tests/unit/test-kcidb.sh).
+# libpmemobj-dev, pmdk-tools, libbpf-tools: the clients job (issue 32): our
+# libpmemobj workload is linked against Debian's PMDK, and pmempool and
+# funclatency go into the initramfs with PMDK's shared libraries.
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison dwarves
-gnuplot-nox python3-jsonschema"
+gnuplot-nox python3-jsonschema libpmemobj-dev pmdk-tools libbpf-tools"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
 PACKAGES="$PACKAGES $*"
