@@ -107,6 +107,7 @@ all: $(BENCH_BINS) $(UNIT_BINS)
 include bpf/bpf.mk
 include validate/validate.mk
 include validate/crash/crash.mk
+include validate/clients/clients.mk
 include native/native.mk
 all: $(DAXLAT) $(CRASH_BINS)
 
