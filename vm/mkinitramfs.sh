@@ -12,6 +12,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 MODULES="nfit nd_pmem xfs loop virtio_pci virtio_console dm_log_writes dm_flakey"
 # Dynamic tools copied with every library ldd names.
 TOOLS="ndctl mke2fs e2fsck dumpe2fs debugfs mkfs.xfs xfs_repair xfs_io xfs_db jq"
+# The clients job (issue 32): Debian's pmempool and libbpf-tools' funclatency
+# (335 KB, libbpf linked in; it needs /sys/kernel/btf/vmlinux), and the PMDK
+# libraries pmemobj-array is linked against (it travels in the per-run
+# archive, they cannot).
+CLIENT_TOOLS="pmempool funclatency"
+CLIENT_LIBS="libpmemobj.so.1 libpmem.so.1"
 
 stage=$(mktemp -d "${out%/*}/initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
@@ -24,12 +30,23 @@ copy_with_libs() {
 	bin=$(command -v "$1" || true)
 	[ -n "$bin" ] || { echo "mkinitramfs: $1 not found on the host (make deps)" >&2; exit 1; }
 	cp "$bin" "$stage/sbin/"
-	ldd "$bin" | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
+	copy_libs "$bin"
+}
+# copy_libs FILE: every library ldd names for FILE.
+copy_libs() {
+	ldd "$1" | awk '/=> \//{print $3} /^\t\/lib/{print $1}' | while read -r lib; do
 		mkdir -p "$stage${lib%/*}"
 		[ -e "$stage$lib" ] || cp -L "$lib" "$stage$lib"
 	done
 }
-for t in $TOOLS; do copy_with_libs "$t"; done
+for t in $TOOLS $CLIENT_TOOLS; do copy_with_libs "$t"; done
+for l in $CLIENT_LIBS; do
+	lib=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ { print $NF; exit }')
+	[ -n "$lib" ] || { echo "mkinitramfs: $l not found on the host (make deps)" >&2; exit 1; }
+	mkdir -p "$stage${lib%/*}"
+	[ -e "$stage$lib" ] || cp -L "$lib" "$stage$lib"
+	copy_libs "$lib"
+done
 ln -s mke2fs "$stage/sbin/mkfs.ext4"
 ln -s e2fsck "$stage/sbin/fsck.ext4"
 # glibc's loader lives under /lib64 on x86_64.
