@@ -81,6 +81,166 @@ watchdog_stops_tree() {
 	[ "$(ls -A "$tmp/target")" = "" ] || { echo "left in the target: $(ls -A "$tmp/target")"; return 1; }
 }
 
+# Leftovers (issue 30): a run stopped midway leaves the target as it found
+# it. busy.sh reports one result, then waits, one of its children in a
+# session of its own as daxlat -c's command is in its own process group.
+# The sleeps carry this run's own durations (a concurrent make check's are
+# not ours), and whatever a failed test leaves is stopped on exit.
+nap=$((4000 + $$ % 4000))
+trap 'kill -KILL $(busy_left) 2>/dev/null; rm -rf "$tmp"' EXIT
+cat >"$tmp/busy.sh" <<EOF2
+#!/bin/sh
+setsid sleep $((nap + 1)) &
+echo "KTAP version 1"
+echo "1..1"
+echo "ok 1 started"
+sleep $nap
+EOF2
+printf '#!/bin/sh\necho "KTAP version 1"\necho "1..1"\necho "ok 1 quick"\n' >"$tmp/quick.sh"
+busy_left() { pgrep -f "sleep $nap|sleep $((nap + 1))|$tmp/[a-z0-9]*/results.raw|job.sh --guard .* $tmp/target/"; }
+# fresh: a target holding the user's file alone, whatever a failed test left.
+fresh() {
+	kill -KILL $(busy_left) 2>/dev/null
+	rm -rf "$tmp/target" && mkdir "$tmp/target" && echo theirs >"$tmp/target/user.txt"
+}
+# runner_pid OUT: the native/job.sh process writing to OUT (not a subshell
+# of it, which has its arguments).
+runner_pid() {
+	ps -e -o pid=,ppid=,args= | awk -v j="$root/native/job.sh" -v o="$tmp/$1" \
+		'$3 == "sh" && $4 == j && $5 == "--target" && $8 == o { p[$1] = $2 } END { for (i in p) if (!(p[i] in p)) print i }'
+}
+# killer OUT HOW: once busy.sh has reported, HOW: a signal to the runner,
+# make-INT (SIGINT to its parent's process group, as Ctrl-C at a terminal),
+# KILL-guard (SIGKILL to the runner and its guard at once, as a killed
+# process tree or a machine going down), or TERM-later (SIGTERM once
+# $tmp/release exists).
+killer() {
+	i=0
+	until grep -q '^ok 1 started' "$tmp/$1/results.raw" 2>/dev/null && [ -n "$(busy_left)" ] &&
+		r=$(runner_pid "$1") && [ -n "$r" ]; do
+		[ $i -lt 100 ] || { echo "busy.sh did not start"; kill -KILL $(runner_pid "$1"); return 1; }
+		sleep 0.1; i=$((i + 1))
+	done
+	echo "$r" >"$tmp/$1.pid"
+	case $2 in
+	make-INT) kill -INT "-$(sed 's/.*) //' "/proc/$r/stat" | cut -d' ' -f3)" ;;
+	KILL-guard) kill -KILL "$r" $(pgrep -f -- "--guard $r ") ;;
+	TERM-later) until [ -e "$tmp/release" ]; do sleep 0.1; done; kill -TERM "$r" ;;
+	*) kill "-$2" "$r" ;;
+	esac
+}
+# run_killed OUT HOW [MAKE]: busy.sh run by native/job.sh in the foreground
+# (an asynchronous command would ignore SIGINT), with MAKE under a
+# make-like parent shell in a session of its own, and killed by killer OUT
+# HOW; rc= its exit status.
+run_killed() {
+	o=$1 make=${3:-}
+	rm -rf "$tmp/$o" "$tmp/$o.pid"
+	killer "$o" "$2" >"$tmp/$o.killer" 2>&1 &
+	k=$!
+	set -- sh "$root/native/job.sh" --target "$tmp/target" "$tmp/busy.sh" "$tmp/$o" --timeout 60
+	if [ -n "$make" ]; then
+		BINDIR="$tmp/fakebin" setsid sh -c '"$@"; echo "make: *** interrupted"' make "$@" >"$tmp/$o.out" 2>"$tmp/$o.err"
+	else
+		BINDIR="$tmp/fakebin" "$@" >"$tmp/$o.out" 2>"$tmp/$o.err"
+	fi
+	rc=$?
+	wait $k || { cat "$tmp/$o.killer"; return 1; }
+}
+# gone_within S: within S seconds no busy.sh process is left and the
+# target holds only what the user put there (user.txt, unchanged).
+gone_within() {
+	i=0
+	while [ -n "$(busy_left)" ] || [ "$(ls -A "$tmp/target")" != user.txt ]; do
+		[ $i -lt $(($1 * 10)) ] || {
+			echo "after ${1}s: running: $(busy_left | tr '\n' ' ')left in the target: $(ls -A "$tmp/target" | tr '\n' ' ')"
+			return 1; }
+		sleep 0.1; i=$((i + 1))
+	done
+	[ "$(cat "$tmp/target/user.txt")" = theirs ] || { echo "user.txt changed"; return 1; }
+}
+# killed HOW RC [MAKE]: the run stopped by HOW exits RC and leaves nothing.
+killed() {
+	fresh
+	run_killed "k$1" "$1" "${3:-}" || return 1
+	[ "$rc" = "$2" ] || { echo "exit $rc, want $2: $(cat "$tmp/k$1.err")"; return 1; }
+	gone_within 5
+}
+# terminal_ctrl_c: the runner's parent shell may end first: the runner
+# still cleans up, within seconds.
+terminal_ctrl_c() {
+	fresh
+	run_killed term make-INT make || return 1
+	gone_within 10
+}
+# runner_sigkill: no trap runs; its guard stops the job, removes its
+# folder and says so.
+runner_sigkill() {
+	fresh
+	run_killed kill9 KILL || return 1
+	gone_within 5 || return 1
+	grep -q "^native/job.sh: the runner (pid $(cat "$tmp/kill9.pid")) was killed: stopped [1-9][0-9]* processes of its job, removed $tmp/target/.mapsync-native" \
+		"$tmp/kill9.err" || { echo "the guard said: $(cat "$tmp/kill9.err")"; return 1; }
+}
+# next_run_cleans: the runner and its guard killed at once: the next run
+# says what it found, stops the job left running and removes its folder,
+# an empty one (a run killed before its owner record) too, and leaves the
+# user's folder that looks like ours alone.
+next_run_cleans() {
+	fresh
+	mkdir -p "$tmp/target/.mapsync-native.mine"
+	echo mine >"$tmp/target/.mapsync-native.mine/keep"
+	run_killed tree KILL-guard || return 1
+	mkdir "$tmp/target/.mapsync-native.Zq9x0A"
+	sleep 2
+	work=$(ls -d "$tmp/target"/.mapsync-native.* | grep -v 'Zq9x0A$\|mine$')
+	[ -d "$work" ] && [ -n "$(busy_left)" ] || { echo "nothing left to clean: the test is moot"; return 1; }
+	BINDIR="$tmp/fakebin" sh "$root/native/job.sh" --target "$tmp/target" "$tmp/quick.sh" "$tmp/next" >"$tmp/next.out" 2>&1 ||
+		{ echo "next run: exit $?: $(cat "$tmp/next.out")"; return 1; }
+	head -n 3 "$tmp/next.out" >"$tmp/next.head"
+	grep -q "^native: $work: left by a native run (pid $(cat "$tmp/tree.pid"), started [^)]*): stopped [1-9][0-9]* of its processes, removed it" "$tmp/next.head" &&
+		grep -q "^native: $tmp/target/.mapsync-native.Zq9x0A: empty, no owner record (a run killed as it started): removed" "$tmp/next.head" &&
+		grep -q "^native: $tmp/target/.mapsync-native.mine: no owner record: not the suite's, left alone" "$tmp/next.head" ||
+		{ echo "its first lines: $(cat "$tmp/next.head")"; return 1; }
+	[ "$(cat "$tmp/target/.mapsync-native.mine/keep")" = mine ] || { echo "the user's folder changed"; return 1; }
+	rm -rf "$tmp/target/.mapsync-native.mine"
+	gone_within 1
+}
+# running_left_alone: a run in progress is no leftover of the next one.
+running_left_alone() {
+	fresh
+	rm -f "$tmp/release"
+	run_killed live TERM-later &
+	bg=$!
+	i=0
+	until [ -s "$tmp/live.pid" ]; do
+		[ $i -lt 100 ] || { touch "$tmp/release"; echo "the first run did not start"; return 1; }
+		sleep 0.1; i=$((i + 1))
+	done
+	work=$(ls -d "$tmp/target"/.mapsync-native.*)
+	BINDIR="$tmp/fakebin" sh "$root/native/job.sh" --target "$tmp/target" "$tmp/quick.sh" "$tmp/next" >"$tmp/next.out" 2>&1
+	running=$(busy_left)
+	touch "$tmp/release"
+	wait $bg
+	grep -q "^native: $work: in use by a running native job (pid $(cat "$tmp/live.pid")): left alone" "$tmp/next.out" ||
+		{ echo "the second run said: $(head -n 3 "$tmp/next.out")"; return 1; }
+	[ -n "$running" ] || { echo "the second run stopped the first"; return 1; }
+	gone_within 5
+}
+# stale_record_removed: an owner record whose runner pid is alive but is
+# another process now (another start time) is a leftover.
+stale_record_removed() {
+	fresh
+	d=$tmp/target/.mapsync-native.St4le0
+	mkdir -p "$d/sub" && echo x >"$d/sub/file"
+	printf 'mapsync-native work folder\nrunner %s 1 %s\nstarted earlier\nwork %s\n' $$ \
+		"$(cat /proc/sys/kernel/random/boot_id)" "$d" >"$d/.owner"
+	BINDIR="$tmp/fakebin" sh "$root/native/job.sh" --target "$tmp/target" "$tmp/quick.sh" "$tmp/next" >"$tmp/next.out" 2>&1
+	grep -q "^native: $d: left by a native run (pid $$, started earlier): stopped 0 of its processes, removed it" "$tmp/next.out" ||
+		{ echo "the run said: $(head -n 3 "$tmp/next.out")"; return 1; }
+	gone_within 1
+}
+
 # A TARGET with spaces (issue 30): make split it ("daxcheck: one DIR only"
 # after a build); refused by name before anything is built or run, for
 # make check (make -n: before the refusal its commands were only printed)
@@ -116,6 +276,13 @@ ktap_check refusals_made_nothing nothing_made
 ktap_check make_check_target_refuses make_refuses
 ktap_check job_runs_in_target runs_job
 ktap_check job_watchdog_stops_tree watchdog_stops_tree
+ktap_check job_sigint_leaves_nothing killed INT 130
+ktap_check job_sigterm_leaves_nothing killed TERM 130
+ktap_check job_terminal_ctrl_c_leaves_nothing terminal_ctrl_c
+ktap_check job_sigkill_guard_cleans runner_sigkill
+ktap_check job_next_run_removes_its_own next_run_cleans
+ktap_check job_next_run_spares_running running_left_alone
+ktap_check job_stale_owner_pid_removed stale_record_removed
 ktap_check make_check_target_spaces_refused target_spaces check -n
 ktap_check make_check_native_target_spaces_refused target_spaces check-native
 ktap_check make_reproduce_target_spaces_refused target_spaces reproduce -n
