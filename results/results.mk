@@ -4,6 +4,7 @@
 GATE := $(O)/bin/gate
 STATS_OBJ := $(O)/results/stats.o
 GATE_CORE_OBJ := $(O)/results/gate_core.o
+GATE_RUN_OBJ := $(O)/results/gate_run.o
 all: $(GATE)
 
 $(O)/results:
@@ -17,9 +18,13 @@ $(GATE_CORE_OBJ): results/gate_core.c results/gate_core.h results/stats.h | $(O)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(GATE): results/gate.c $(GATE_CORE_OBJ) $(STATS_OBJ) $(LIB_OBJS) $(LIB_HDRS) results/gate_core.h | $(O)/bin
+$(GATE_RUN_OBJ): results/gate_run.c results/gate_run.h $(LIB_HDRS) | $(O)/results
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(GATE): results/gate.c $(GATE_CORE_OBJ) $(GATE_RUN_OBJ) $(STATS_OBJ) $(LIB_OBJS) $(LIB_HDRS) results/gate_core.h results/gate_run.h | $(O)/bin
 	$(call msg,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS) -Iresults $< $(GATE_CORE_OBJ) $(STATS_OBJ) $(LIB_OBJS) -lm -o $@
+	$(Q)$(CC) $(CFLAGS) -Iresults $< $(GATE_CORE_OBJ) $(GATE_RUN_OBJ) $(STATS_OBJ) $(LIB_OBJS) -lm -o $@
 
 $(O)/tests/test_stats: tests/unit/test_stats.c $(STATS_OBJ) $(LIB_OBJS) tests/unit/ktap.h | $(O)/tests
 	$(call msg,CCLD,$@)
