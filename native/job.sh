@@ -140,8 +140,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 trap 'exit 129' HUP
-rm -rf "$outdir/job" "$outdir/files" "$outdir/results.raw"
-mkdir -p "$outdir/job" "$outdir/files" || exit $EXIT_RUNTIME
+rm -rf "$outdir/job" "$outdir/files" "$outdir/tmp" "$outdir/results.raw"
+# The job's scratch files go to OUTDIR/tmp (TMPDIR), never the host's /tmp.
+mkdir -p "$outdir/job" "$outdir/files" "$outdir/tmp" || exit $EXIT_RUNTIME
 outdir=$(cd "$outdir" && pwd)
 cp "$script" "$outdir/job/run" || exit $EXIT_RUNTIME
 for f in $files; do cp "$f" "$outdir/job/" || exit $EXIT_RUNTIME; done
@@ -159,7 +160,7 @@ echo "native: $(echo "$facts" | jq -r '"\(.dir): \(.fs), DAX (\(.dax_from)), MAP
 
 # Its own session: the watchdog and Ctrl-C stop the job's whole tree.
 : >"$outdir/results.raw"
-(cd "$outdir/job" && SUITE=$top JOB_DIR=$outdir/job NATIVE_TARGET=$work NATIVE_FS=$fs MAPSYNC_NATIVE_RUN=$work \
+(cd "$outdir/job" && SUITE=$top JOB_DIR=$outdir/job NATIVE_TARGET=$work NATIVE_FS=$fs MAPSYNC_NATIVE_RUN=$work TMPDIR=$outdir/tmp \
 	exec setsid sh ./run) >"$outdir/results.raw" 2>"$outdir/console.log" </dev/null &
 pid=$!
 # Progress: the job's result lines as they come, not its emitted files.

@@ -37,15 +37,15 @@ conformance_names() {
 }
 
 # conformance_mount FS MOUNT DIR: a fresh FS on its device mounted on DIR
-# with the options MOUNT; the loop row's image lives on /tmp.
+# with the options MOUNT; the loop row's image lives in TMPDIR or /tmp.
 conformance_mount() {
 	mkdir -p "$3"
 	case $1:$2 in
 	*:native) ;;
 	tmpfs:*) mount -t tmpfs -o size=64m none "$3" ;;
 	ext4:loop)
-		truncate -s 64M /tmp/conformance.img && mkfs.ext4 -F -q /tmp/conformance.img &&
-			mount -t ext4 -o loop /tmp/conformance.img "$3" ;;
+		truncate -s 64M "${TMPDIR:-/tmp}/conformance.img" && mkfs.ext4 -F -q "${TMPDIR:-/tmp}/conformance.img" &&
+			mount -t ext4 -o loop "${TMPDIR:-/tmp}/conformance.img" "$3" ;;
 	*)
 		case $1 in ext4) dev=/dev/pmem0 ;; xfs) dev=/dev/pmem1 ;; *) return 1 ;; esac
 		fs_mkfs "$1" "$dev" >/dev/null || return 1
@@ -93,14 +93,17 @@ conformance_judge() {
 	done
 }
 
+# conformance_run CELLS: every probe under one syncorder, the cells judged into
+# CELLS; its files in TMPDIR (the native runner's output folder), else /tmp.
 conformance_run() {
-	syncorder --json-out /tmp/conformance.json \
-		-c ". $suite_dir/vm/guest/lib.sh; . $suite_dir/validate/conformance.sh; conformance_probe_all /tmp/conformance.cells" \
-		>/tmp/conformance.tap 2>/tmp/conformance.err
-	echo "$?" >/tmp/conformance.rc
-	jq -r '.processes[] | "\(.pid) \(.needdsync)"' /tmp/conformance.json >/tmp/conformance.procs 2>/dev/null ||
-		: >/tmp/conformance.procs
-	conformance_judge_cells /tmp/conformance.cells /tmp/conformance.procs >"$1"
+	ct=${TMPDIR:-/tmp}
+	syncorder --json-out $ct/conformance.json \
+		-c ". $suite_dir/vm/guest/lib.sh; . $suite_dir/validate/conformance.sh; conformance_probe_all $ct/conformance.cells" \
+		>$ct/conformance.tap 2>$ct/conformance.err
+	echo "$?" >$ct/conformance.rc
+	jq -r '.processes[] | "\(.pid) \(.needdsync)"' $ct/conformance.json >$ct/conformance.procs 2>/dev/null ||
+		: >$ct/conformance.procs
+	conformance_judge_cells $ct/conformance.cells $ct/conformance.procs >"$1"
 }
 
 # conformance_judge_cells CELLS PROCS: each case on each setup, judged

@@ -54,6 +54,19 @@ ktap_check native_refuses_missing_dir refused 2 'No such file' /mnt/none
 ktap_check native_refuses_file refused 2 'not a directory' /tmp/nondax.img
 umount /mnt/nondax
 
+# The host's /tmp is the user's: a native run keeps its scratch files in
+# its output folder (TMPDIR); the names the job scripts use in the guest's
+# /tmp (samples.txt, meta, out.json, cells.txt, conformance.*) are left alone.
+HOST_TMP="samples.txt meta out.json cells.txt"
+for f in $HOST_TMP; do echo "user's $f" >/tmp/$f; done
+rm -f /tmp/conformance.*
+host_tmp_untouched() {
+	for f in $HOST_TMP; do
+		[ "$(cat /tmp/$f 2>/dev/null)" = "user's $f" ] || { echo "/tmp/$f: $(head -c 60 /tmp/$f 2>/dev/null || echo gone)"; return 1; }
+	done
+	! ls /tmp/conformance.* >/dev/null 2>&1 || { echo "left: $(ls /tmp/conformance.* | tr '\n' ' ')"; return 1; }
+}
+
 # native_check: make check's native job on ext4 -o dax: every test ok but
 # the crash test, skipped with its reason; the target left as it was.
 native_check() {
@@ -77,6 +90,7 @@ target_untouched() {
 		{ echo "now: $(ls -a /mnt/ext4 | tr '\n' ' ')"; return 1; }
 }
 ktap_check native_leaves_target_as_found target_untouched
+ktap_check native_leaves_host_tmp_alone host_tmp_untouched
 
 # Killed midway (issue 30): a target that already holds the user's files
 # (random content, a subfolder, symlinks, a file and a folder named like
@@ -266,6 +280,7 @@ native_reproduce() {
 		{ echo "figures: $(head -c 200 "$f/xfs/empty-none-sync.json")"; return 1; }
 }
 ktap_check native_reproduce_xfs native_reproduce
+ktap_check native_reproduce_leaves_host_tmp_alone host_tmp_untouched
 
 # The watchdog: a job that hangs (and its child) is stopped, 124.
 native_watchdog() {
