@@ -269,7 +269,6 @@ static int get_root(void)
 	return 0;
 }
 
-
 /* The mapping that holds the root object: asked with MAP_SYNC, and VM_SYNC. */
 static int see_decision(void)
 {
