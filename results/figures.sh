@@ -210,6 +210,30 @@ fig_gate_power() {
 	source_line "$1" "From"
 }
 
+# A soak of the syncorder job (make soak JOBS='syncorder ...'): boots passed,
+# and over every boot the clean entries checked and the mutants' catches.
+fig_soak() {
+	[ -f "$1/table.txt" ] && ls "$1"/syncorder-*.tap >/dev/null 2>&1 || die "$1: no table.txt or syncorder-N.tap (a make soak folder)"
+	echo "| job | boots | passed | failed | hung | median s | max s |"
+	echo "|---|---|---|---|---|---|---|"
+	awk 'NR > 1 && NF == 7 { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }' "$1/table.txt"
+	echo
+	cat "$1"/syncorder-*.tap | awk '
+		function num(re,   s) { if (!match($0, re)) return 0; s = substr($0, RSTART, RLENGTH); return s + 0 }
+		/^# clean_[a-z0-9]+_.*entries checked.*violations/ { split($2, n, "_"); fs = n[2]
+			e[fs] += num("[0-9]+ entries checked"); p[fs] += num("[0-9]+ pfns"); v[fs] += num("[0-9]+ violations"); next }
+		/^# clean_.*entries checked/ { k = $2; sub(/:$/, "", k); ke[k] += num("[0-9]+ entries checked")
+			if (match($0, /\), [0-9]+ [a-z_]+/)) { s = substr($0, RSTART + 3, RLENGTH - 3); split(s, w, " "); kn[k] += w[1]; kk[k] = w[2] } }
+		/^# mutant_.*bug injected.*caught/ { inj += $5; caught += $8; if ($5 != $8) miss++ }
+		/^# mutant_.*_harmless: / { harmless++; hv += num("[0-9]+ violations") }
+		END { for (fs in e) printf "- clean runs, %s: %d writable entries checked (%d pfns checked too), %d violations\n", fs, e[fs], p[fs], v[fs]
+			for (k in ke) printf "- known kernel bug, %s: %d of %d entries %s (XFAIL)\n", k, kn[k], ke[k], kk[k]
+			printf "- mutants: %d injections, %d caught (%d scenarios where the two differ); %d runs where a mutant has nothing to break, %d reports\n", inj, caught, miss + 0, harmless, hv }' | sort
+	echo
+	echo "Summed over the boots of the soak: $(head -n 1 "$1/summary.txt")"
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"

@@ -91,8 +91,13 @@ no_shared_paragraphs() {
 # whose names carry both, are paths and stay).
 no_dates_in_prose() {
 	bad=$(for f in $(pages); do
-		awk -v f="$f" '/^<!-- figure /{ on = 1 } /^<!-- end figure /{ on = 0; next }
-			!on && (/20[0-9][0-9]-[01][0-9]-[0-3][0-9]/ || /(^|[ (`])[0-9a-f]{7}([ ,.:;)`]|$)/) { print f ":" FNR ": " $0 }' "$f"
+		# A revision: a word of 7 to 12 hex digits with a digit and a letter
+		# (mawk has no {n} intervals: the word is tested whole).
+		awk -v f="$f" 'function rev(w) { sub(/^[(`]+/, "", w); sub(/[,.:;)`]+$/, "", w)
+				return w ~ /^[0-9a-f]+$/ && length(w) >= 7 && length(w) <= 12 && w ~ /[0-9]/ && w ~ /[a-f]/ }
+			/^<!-- figure /{ on = 1 } /^<!-- end figure /{ on = 0; next }
+			!on { hit = /20[0-9][0-9]-[01][0-9]-[0-3][0-9]/; for (i = 1; i <= NF; i++) hit = hit || rev($i)
+				if (hit) print f ":" FNR ": " $0 }' "$f"
 	done)
 	[ -z "$bad" ] || { echo "$bad" | head -n 3; return 1; }
 }
