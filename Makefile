@@ -95,9 +95,9 @@ UNIT_SH := $(wildcard tests/unit/test-*.sh)
 HOST_TAPS = $(patsubst $(O)/tests/%,$(CHECK)/unit-%.tap,$(UNIT_BINS)) \
 	$(patsubst tests/unit/%.sh,$(CHECK)/unit-%.tap,$(UNIT_SH))
 KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder check-conformance check-persist \
-	check-native-mode crash-check
+	check-clients check-native-mode crash-check
 KERNEL_TAPS = $(CHECK)/guest-kernel-config.tap $(CHECK)/guest-check.tap $(CHECK)/guest-bpf.tap \
-	$(CHECK)/guest-syncorder.tap $(CHECK)/guest-conformance.tap $(CHECK)/guest-persist.tap $(CHECK)/guest-native.tap \
+	$(CHECK)/guest-syncorder.tap $(CHECK)/guest-conformance.tap $(CHECK)/guest-persist.tap $(CHECK)/guest-clients.tap $(CHECK)/guest-native.tap \
 	$(CHECK)/crash.tap $(CHECK)/runner.tap
 
 .PHONY: all deps kernel initramfs check check-host check-guest reproduce clean help
@@ -286,8 +286,7 @@ check-persist: $(DAXLAT) $(O)/bin/faultlat $(O)/bin/persistlat $(INITRD) $(QEMU_
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh persist
 
 # Programs nobody here wrote, on the suite's DAX filesystems (issue 32,
-# tests/guest/clients.sh): Debian's PMDK and libbpf-tools' funclatency. Not
-# in make check yet.
+# tests/guest/clients.sh): Debian's PMDK and libbpf-tools' funclatency.
 .PHONY: check-clients
 check-clients: $(DAXLAT) $(SYNCORDER) $(PMEMOBJ_ARRAY) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     clients guest job: PMDK, funclatency (QEMU $(ACCEL), kernel $(GUEST_KVER))'

@@ -5,7 +5,7 @@
 #   $(O)/bin/pmemobj-array   a libpmemobj workload, linked dynamically
 #                            against Debian's PMDK (libpmemobj-dev): its
 #                            libraries are in the initramfs (vm/mkinitramfs.sh)
-# Its guest job, check-clients, is in the Makefile (not in make check yet).
+# Its guest job, check-clients, is in the Makefile (part of make check).
 
 clients_saved_goal := $(.DEFAULT_GOAL)
 
