@@ -138,7 +138,10 @@ run_killed() {
 	rm -rf "$tmp/$o" "$tmp/$o.pid"
 	killer "$o" "$2" >"$tmp/$o.killer" 2>&1 &
 	k=$!
-	set -- sh "$root/native/job.sh" --target "$tmp/target" "$tmp/busy.sh" "$tmp/$o" --timeout 60
+	# A shell started in the background (nohup, a CI runner) ignores SIGINT, and
+	# an ignored signal cannot be trapped: the runner gets SIGINT's default back,
+	# as it has at a terminal.
+	set -- env --default-signal=INT sh "$root/native/job.sh" --target "$tmp/target" "$tmp/busy.sh" "$tmp/$o" --timeout 60
 	if [ -n "$make" ]; then
 		BINDIR="$tmp/fakebin" setsid sh -c '"$@"; echo "make: *** interrupted"' make "$@" >"$tmp/$o.out" 2>"$tmp/$o.err"
 	else
