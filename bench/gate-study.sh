@@ -115,11 +115,7 @@ summary_power() {
 		echo "every scenario's median, by the change measured (trial against its own base):"
 		printf "%-14s %8s %10s %6s %8s %7s\n" "change" trials detected same unknown better
 		jq -r '.rows[] | select(.metric == "median") | "\(.change) \(.verdict)"' "$out"/gates/d*.json |
-			awk 'BEGIN { split("-1e9 0 1 2 5 10 25", lo, " "); split("0 1 2 5 10 25 1e9", hi, " ") }
-			{ c = 100 * $1; for (i = 1; i <= 7; i++) if (c >= lo[i] && c < hi[i]) { n[i]++; v[i, $2]++ } }
-			END { for (i = 1; i <= 7; i++) printf "%-14s %8d %5d %3.0f%% %6d %8d %7d\n",
-				(i == 1 ? "< 0 %" : i < 7 ? sprintf("%s-%s %%", lo[i], hi[i]) : ">= 25 %"), n[i], v[i, "worse"],
-				n[i] ? 100 * v[i, "worse"] / n[i] : 0, v[i, "same"], v[i, "unknown"], v[i, "better"] }'
+			awk -f results/power-bins.awk | awk -F '|' '{ printf "%-14s %8d %5d %3d%% %6d %8d %7d\n", $1, $2, $3, $4, $5, $6, $7 }'
 	} | tee "$out/summary.txt"
 }
 

@@ -198,11 +198,7 @@ fig_gate_power() {
 	echo "| change measured | trials | called worse | same | unknown | better |"
 	echo "|---|---|---|---|---|---|"
 	jq -r '.rows[] | select(.metric == "median") | "\(.change) \(.verdict)"' "$1"/gates/d*.json |
-		awk 'BEGIN { split("-1e9 0 1 2 5 10 25", lo, " "); split("0 1 2 5 10 25 1e9", hi, " ") }
-		{ c = 100 * $1; for (i = 1; i <= 7; i++) if (c >= lo[i] && c < hi[i]) { n[i]++; v[i, $2]++ } }
-		END { for (i = 1; i <= 7; i++) printf "| %s | %d | %d (%.0f %%) | %d | %d | %d |\n",
-			(i == 1 ? "< 0 %" : i < 7 ? sprintf("%s-%s %%", lo[i], hi[i]) : ">= 25 %"), n[i], v[i, "worse"],
-			n[i] ? 100 * v[i, "worse"] / n[i] : 0, v[i, "same"], v[i, "unknown"], v[i, "better"] }'
+		awk -f results/power-bins.awk | awk -F '|' '{ printf "| %s | %d | %d (%d %%) | %d | %d | %d |\n", $1, $2, $3, $4, $5, $6, $7 }'
 	echo
 	echo "fault_delay.ko on dax_iomap_fault, delays $(ls "$1"/gates/ | sed -n 's/^d\([0-9]*\)-.*/\1/p' | sort -nu | tr '\n' ' ')ns," \
 		"$(ls "$1"/gates/ | sed -n 's/^d[0-9]*-\([0-9]*\)\.json$/\1/p' | sort -nu | tail -n 1) trials each with its own base;" \
