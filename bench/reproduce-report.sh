@@ -15,9 +15,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
 suite_lib=lib
 . lib/exitcodes.sh
+. lib/meta.sh
 run=${1:?usage: reproduce-report.sh RUN}
 [ -f "$run/meta.txt" ] || { echo "reproduce-report: $run: no meta.txt (not a make reproduce run)" >&2; exit 2; }
-meta() { sed -n "s/^$1=//p" "$run/meta.txt" | head -n 1 | tr -d "'"; }
+meta() { meta_get "$run/meta.txt" "$1"; }
 KERNEL_VIEW=$(meta KERNEL_VIEW) EXTRA=$(meta EXTRA) SCENARIOS=$(meta SCENARIOS)
 label="$(meta kernel), $(meta accelerator), rev $(meta git_revision)"
 [ -n "${GATE:-}" ] || [ -z "${BINDIR:-}" ] || GATE=$BINDIR/gate

@@ -15,6 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=${here%/results}
 cd "$root" || exit 2
 GATE=${GATE:-$root/.output/bin/gate}
+. lib/meta.sh
 TABLE=${FIGURES_TABLE:-results/figures.txt}
 
 die() { echo "figures.sh: $*" >&2; exit 1; }
@@ -27,7 +28,7 @@ meta_of() {
 	m=$1/meta.txt
 	[ -f "$m" ] || m=$(find "$1" -name meta.txt | sort | head -n 1)
 	[ -n "$m" ] && [ -f "$m" ] || { echo "?"; return; }
-	sed -n "s/^$2=//p" "$m" | head -n 1 | tr -d "'"
+	meta_get "$m" "$2"
 }
 
 # label RUN [KERNELS]: how RUN was obtained, one line; KERNELS names the

@@ -32,6 +32,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 suite_lib=$here/../lib
 . "$suite_lib/exitcodes.sh"
+. "$suite_lib/meta.sh"
 die_usage() { echo "kcidb: $*" >&2; exit "$EXIT_USAGE"; }
 die() { echo "kcidb: $*" >&2; exit "$EXIT_RUNTIME"; }
 
@@ -78,11 +79,6 @@ mtime() { date -u -r "$1" +%Y-%m-%dT%H:%M:%SZ; }
 # bad_json FILE: the one line for a results file jq cannot read (its error
 # went to $tmp/jqerr).
 bad_json() { die "$1 does not parse: $(head -n 1 "$tmp/jqerr")"; }
-
-# meta_get FILE KEY: a meta.txt value, shell quotes removed.
-meta_get() {
-	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1 | sed "s/^'\(.*\)'\$/\1/"
-}
 
 # meta_json FILE: meta.txt as one JSON object of strings (the run's label:
 # QEMU, accelerator, CPUs, measure mode, parameters), minus what the build
