@@ -50,6 +50,8 @@
 enum file_state { STATE_EMPTY, STATE_PREALLOC, STATE_FALLOCATED };
 enum fault_size { FAULT_PTE, FAULT_PMD };
 enum load_kind { LOAD_NONE, LOAD_COPY };
+enum fault_order { ORDER_SEQ, ORDER_RANDOM };
+static const char *const order_names[] = { "seq", "random" };
 
 static const char *const state_names[] = { "empty", "prealloc", "fallocated" };
 /* The cover letter's wording, for the default label. */
@@ -63,6 +65,7 @@ static struct env {
 	enum file_state state;
 	enum fault_size fault_size;
 	enum load_kind load;
+	enum fault_order order;		/* --order: the pages in turn or shuffled */
 	uint64_t load_size;
 	uint64_t reps;
 	uint64_t writers;		/* -w: processes faulting at once */
@@ -118,8 +121,8 @@ const char argp_program_doc[] =
 "MAP_SYNC, one timed store per page (per 2 MiB with --fault-size pmd).\n"
 "\n"
 "USAGE: faultlat -f FILE [-n PAGES] [-s STATE] [-S] [--fault-size pte|pmd]\n"
-"                [-l none|copy] [-r REPS] [-w N [--same-file]] [-u|-N]\n"
-"                [-j] [-v]\n"
+"                [-l none|copy] [--order seq|random] [-r REPS]\n"
+"                [-w N [--same-file]] [-u|-N] [-j] [-v]\n"
 "\n"
 "With -w N, N writer processes fault at once on the same filesystem, each\n"
 "on its own file (FILE, FILE.w1 .. FILE.wN-1) or, with --same-file, on its\n"
@@ -133,6 +136,7 @@ const char argp_program_doc[] =
 "    faultlat -f /mnt/dax/f -S -l copy   # with a file copy on the same fs\n"
 "    faultlat -f /mnt/dax/f -S -r 10 -j  # 10 repetitions, JSON output\n"
 "    faultlat -f /mnt/dax/f --fault-size pmd  # one fault per 2 MiB\n"
+"    faultlat -f /mnt/dax/f -S --order random  # the pages shuffled\n"
 "    faultlat -f /mnt/dax/f -S -w 4              # 4 writers, 4 files\n"
 "    faultlat -f /mnt/dax/f -S -w 4 --same-file  # 4 writers, one file\n"
 "\n"
@@ -151,6 +155,7 @@ enum {
 	OPT_JSON_OUT,
 	OPT_SAMPLES_OUT,
 	OPT_SAME_FILE,
+	OPT_ORDER,
 };
 
 static const struct argp_option opts[] = {
@@ -161,6 +166,7 @@ static const struct argp_option opts[] = {
 	{ "state", 's', "STATE", 0, "File before mapping: empty (holes, default), prealloc (blocks allocated and written), fallocated (unwritten extents)", 0 },
 	{ "fault-size", OPT_FAULT_SIZE, "pte|pmd", 0, "pte: MADV_NOHUGEPAGE, one fault per 4 KiB (default); pmd: one fault per 2 MiB", 0 },
 	{ "load", 'l', "none|copy", 0, "Background load: copy = a child copies a file on the same filesystem (default none)", 0 },
+	{ "order", OPT_ORDER, "seq|random", 0, "Pages faulted in file order (default) or in one shuffled order, the same every run (each page once, as fio's randwrite)", 0 },
 	{ "load-size", OPT_LOAD_SIZE, "BYTES", 0, "Size of the file the load copies, K/M/G suffixes (default 16M)", 0 },
 	{ "reps", 'r', "N", 0, "Repeat the measurement N times with a fresh file (default 1)", 0 },
 	{ "writers", 'w', "N", 0, "Writer processes faulting at once, started together, each on its own "
@@ -204,6 +210,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'l':
 		env.load = cli_choice_arg("--load", arg, load_names, 2);
+		break;
+	case OPT_ORDER:
+		env.order = cli_choice_arg("--order", arg, order_names, 2);
 		break;
 	case OPT_LOAD_SIZE:
 		if (!cli_parse_size(arg, 1, 1ULL << 40, &env.load_size))
@@ -616,23 +625,57 @@ static uint64_t timespec_ns(const struct timespec *ts)
 	return (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
 }
 
+/*
+ * --order random: every stride once, in one shuffled order (Fisher-Yates
+ * on a fixed xorshift seed), so that runs and boots fault the same
+ * sequence. NULL for --order seq, and on ENOMEM.
+ */
+static __attribute__((noinline)) size_t *fault_order(size_t n)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	size_t *order;
+
+	if (env.order == ORDER_SEQ || !(order = malloc(n * sizeof(*order))))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n; i > 1; i--) {
+		size_t j, t;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		j = (size_t)(x % i);
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	return order;
+}
+
 /* One timed store per stride; each store takes exactly one write fault. */
 static int time_faults(struct run *r, uint64_t *samples)
 {
 	volatile size_t fault = 0;
+	size_t *volatile const order = fault_order(r->faults_per_rep);
 	struct timespec t0, t1;
 
+	if (env.order != ORDER_SEQ && !order)
+		return cli_fail_errno(ENOMEM, "--order random: %zu faults", r->faults_per_rep);
 	if (sigsetjmp(cli_sigbus_jump, 1)) {
+		size_t off = r->slice_off + (order ? order[fault] : fault) * r->stride;
+
 		cli_sigbus_armed = 0;
+		free(order);
 		return cli_fail(EXIT_NO_SPACE,
 				"store to offset %zu of %s: SIGBUS: no block could be allocated (filesystem full?)",
-				r->slice_off + fault * r->stride, r->path);
+				off, r->path);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);	/* warm the vDSO path */
 	cli_sigbus_armed = 1;
 	for (fault = 0; fault < r->faults_per_rep; fault++) {
-		volatile uint64_t *target =
-			(volatile uint64_t *)(r->map + fault * r->stride);
+		volatile uint64_t *target = (volatile uint64_t *)(r->map +
+			(order ? order[fault] : fault) * r->stride);
 		uint64_t value = fault + 1;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -641,6 +684,7 @@ static int time_faults(struct run *r, uint64_t *samples)
 		samples[fault] = timespec_ns(&t1) - timespec_ns(&t0);
 	}
 	cli_sigbus_armed = 0;
+	free(order);
 	return 0;
 }
 
@@ -1089,6 +1133,7 @@ static int print_json(struct run *r, const char *label, FILE *out)
 	json_kv_bool(&w, "vm_sync_seen", r->vm_sync_seen);
 	json_kv_string(&w, "fault_size", fault_size_names[env.fault_size]);
 	json_kv_string(&w, "load", load_names[env.load]);
+	json_kv_string(&w, "order", order_names[env.order]);
 	json_kv_uint(&w, "reps", env.reps);
 	json_kv_uint(&w, "writers", env.writers);
 	json_kv_bool(&w, "same_file", env.same_file);
