@@ -106,8 +106,8 @@ all: $(BENCH_BINS) $(UNIT_BINS)
 # Each part brings its own rules; they add to 'all' and to the checks.
 include bpf/bpf.mk
 include validate/validate.mk
-include validate/crash/crash.mk
 include validate/clients/clients.mk
+include validate/crash/crash.mk
 include native/native.mk
 all: $(DAXLAT) $(CRASH_BINS)
 

@@ -17,9 +17,7 @@
  * MAP_SHARED); vm_sync: "sf" in /proc/self/smaps for that mapping; msync:
  * the msync() calls PMDK made in the whole run, tx_msync those made while
  * the transactions ran (its flush path when it does not take the
- * pool for pmem). Release builds of PMDK log nothing, so this program sees
- * the calls by defining mmap() and msync() itself: the libraries' calls
- * bind to the executable's definitions first, which count and pass them on.
+ * pool for pmem), counted by pmdk_shim.c.
  *
  * FILE is the tool's own (lib/cli): created afresh (an existing one refused
  * and left untouched, --replace removes a regular file), fallocated as
@@ -27,11 +25,9 @@
  * --keep (then pmempool may check it). Not refused on a non-DAX filesystem:
  * what PMDK does there is one of the things to see.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +42,7 @@
 #include "cli.h"
 #include "exitcodes.h"
 #include "hist.h"
-#include "mapsync.h"
+#include "pmdk_shim.h"
 
 #define TOOL "pmemobj-array"
 #define LAYOUT "pmemobj-array"
@@ -68,84 +64,6 @@ static struct {
 	uint64_t tx, threads, size;
 	bool replace, keep;
 } env = { .tx = 1000, .threads = 1, .size = 16 << 20 };
-
-/* ---- mmap() and msync() of the process, PMDK's included ---- */
-
-#define MAPS 32
-static struct map_rec {
-	uintptr_t start, end;
-	int flags;
-} maps[MAPS];
-static unsigned int nmaps;
-static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_ulong msyncs;
-
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	static void *(*real)(void *, size_t, int, int, int, off_t);
-	void *p;
-
-	if (!real && !(real = (void *(*)(void *, size_t, int, int, int, off_t))
-		       dlsym(RTLD_NEXT, "mmap"))) {
-		errno = ENOSYS;
-		return MAP_FAILED;
-	}
-	p = real(addr, len, prot, flags, fd, off);
-	/* Only file mappings that succeeded: what holds the pool. */
-	if (p != MAP_FAILED && fd >= 0) {
-		pthread_mutex_lock(&maps_lock);
-		maps[nmaps++ % MAPS] = (struct map_rec){ (uintptr_t)p, (uintptr_t)p + len, flags };
-		pthread_mutex_unlock(&maps_lock);
-	}
-	return p;
-}
-
-int msync(void *addr, size_t len, int flags)
-{
-	static int (*real)(void *, size_t, int);
-
-	if (!real && !(real = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "msync"))) {
-		errno = ENOSYS;
-		return -1;
-	}
-	atomic_fetch_add(&msyncs, 1);
-	return real(addr, len, flags);
-}
-
-/* The flags of the latest file mapping that holds @addr, or -1. */
-static int map_flags_of(const void *addr)
-{
-	int flags = -1;
-
-	pthread_mutex_lock(&maps_lock);
-	for (unsigned int i = nmaps; i > 0 && i + MAPS > nmaps; i--) {
-		const struct map_rec *m = &maps[(i - 1) % MAPS];
-
-		if ((uintptr_t)addr >= m->start && (uintptr_t)addr < m->end) {
-			flags = m->flags;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&maps_lock);
-	return flags;
-}
-
-/* The start of the VMA holding @addr (/proc/self/maps), or 0. */
-static uintptr_t vma_start(const void *addr)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	unsigned long start, end, found = 0;
-	char line[512];
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 &&
-		    (uintptr_t)addr >= start && (uintptr_t)addr < end)
-			found = start;
-	fclose(f);
-	return found;
-}
 
 /* ---- command line ---- */
 
@@ -272,14 +190,7 @@ static int get_root(void)
 /* The mapping that holds the root object: asked with MAP_SYNC, and VM_SYNC. */
 static int see_decision(void)
 {
-	uintptr_t start = vma_start(run.root);
-	int flags = map_flags_of(run.root);
-
-	if (!start || flags < 0)
-		return cli_fail(EXIT_RUNTIME, "%s: no file mapping holds the pool at %p", env.path,
-				(void *)run.root);
-	run.map_sync = flags & MAP_SYNC;
-	return mapsync_vm_sync((void *)start, &run.vm_sync, NULL, 0);
+	return pmdk_shim_decision(run.root, env.path, &run.map_sync, &run.vm_sync);
 }
 
 static uint64_t now_ns(void)
@@ -331,7 +242,7 @@ static int run_threads(void)
 	pthread_t th[MAX_THREADS];
 	uint64_t started = 0;
 	int err = 0;
-	unsigned long msyncs_before = atomic_load(&msyncs);
+	unsigned long msyncs_before = pmdk_shim_msyncs();
 
 	if (!(run.ns = calloc(env.tx, sizeof(*run.ns))))
 		return cli_fail_errno(ENOMEM, "latencies");
@@ -349,7 +260,7 @@ static int run_threads(void)
 			err = cli_fail(cli_exit_code((int)(intptr_t)failed), "transaction on %s aborted: %s",
 				       env.path, pmemobj_errormsg());
 	}
-	run.tx_msyncs = atomic_load(&msyncs) - msyncs_before;
+	run.tx_msyncs = pmdk_shim_msyncs() - msyncs_before;
 	if (!err && cli_stop_signal)
 		err = cli_fail(EXIT_RUNTIME, "interrupted: %s", strsignal(cli_stop_signal));
 	return err;
@@ -388,7 +299,7 @@ static int report(uint64_t count)
 	if (stats_compute(run.ns, env.tx, 1, &st))
 		return cli_fail(EXIT_RUNTIME, "no latencies");
 	printf("pmdk: map_sync=%d vm_sync=%d msync=%lu tx_msync=%lu\n", run.map_sync, run.vm_sync,
-	       atomic_load(&msyncs), run.tx_msyncs);
+	       pmdk_shim_msyncs(), run.tx_msyncs);
 	printf("tx: count=%llu threads=%llu median_ns=%llu p99_ns=%llu\n", (unsigned long long)count,
 	       (unsigned long long)env.threads, (unsigned long long)st.median,
 	       (unsigned long long)st.p99);

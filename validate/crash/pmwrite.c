@@ -55,6 +55,7 @@
 #include <linux/fs.h>
 
 #include "cli.h"
+#include "crashlink.h"
 #include "exitcodes.h"
 #include "daxfile.h"
 #include "flush.h"
@@ -223,41 +224,6 @@ static int resolve_flush(struct run *r)
 	return 0;
 }
 
-/* ---- output: one write(2) per line, no stdio buffer in between ---- */
-
-static int emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int emit(const char *fmt, ...)
-{
-	char buf[256];
-	struct timespec tick = { 0, 1000 * 1000 };
-	va_list ap;
-	int len;
-	ssize_t n;
-
-	va_start(ap, fmt);
-	len = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (len < 0 || (size_t)len >= sizeof(buf))
-		return cli_fail(EXIT_RUNTIME, "progress line too long");
-	for (int off = 0, tries = 0; off < len;) {
-		n = write(STDOUT_FILENO, buf + off, (size_t)(len - off));
-		if (n > 0) {
-			off += (int)n;
-			continue;
-		}
-		if (n < 0 && errno != EINTR && errno != EAGAIN)
-			return cli_fail_errno(errno, "write progress to stdout");
-		/*
-		 * 0: the virtio console's ring was full (two writers raced
-		 * past its "writable" check); nothing was sent, try again.
-		 */
-		if (++tries > 10000)
-			return cli_fail(EXIT_RUNTIME, "write progress to stdout: no progress in 10 s");
-		nanosleep(&tick, NULL);
-	}
-	return 0;
-}
-
 /* ---- file and mapping ---- */
 
 /*
@@ -410,42 +376,6 @@ static int check_vm_sync(const struct run *r)
 	return err ? err : mapsync_expect_vm_sync(env.target.path, env.target.map_sync, sf);
 }
 
-static int crash_now(const struct run *r, uint64_t done)
-{
-	/* Say why the guest is about to die; the host may or may not get it. */
-	emit("C %s %llu sysrq\n", r->tag, (unsigned long long)done);
-	if (write(r->sysrq_fd, "c", 1) != 1)
-		return cli_fail_errno(errno, "write /proc/sysrq-trigger");
-	return cli_fail(EXIT_RUNTIME, "still alive after writing 'c' to /proc/sysrq-trigger");
-}
-
-/*
- * Many writers start together: each says it is ready (mapped, file
- * durable) and waits for the go. Without it, one writer's preparation
- * fsync would commit another control writer's first page faults, and the
- * crash delay would count from a moment nobody agreed on.
- */
-static int pass_gate(const struct run *r)
-{
-	struct timespec tick = { 0, 5 * 1000 * 1000 };
-	char path[PATH_MAX];
-	int fd;
-
-	if (!env.gate)
-		return 0;
-	snprintf(path, sizeof(path), "%s/ready.%s", env.gate, r->tag);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return cli_fail_errno(errno, "create %s", path);
-	close(fd);
-	snprintf(path, sizeof(path), "%s/go", env.gate);
-	while (access(path, F_OK) && !cli_stop_signal)
-		nanosleep(&tick, NULL);
-	if (cli_stop_signal)
-		return cli_fail(EXIT_RUNTIME, "interrupted at the start gate: %s", strsignal(cli_stop_signal));
-	return 0;
-}
-
 /* ---- the writing ---- */
 
 static int write_pages(struct run *r)
@@ -460,13 +390,13 @@ static int write_pages(struct run *r)
 		return cli_fail(EXIT_NO_SPACE, "store to page %llu of %s: SIGBUS",
 				(unsigned long long)i, env.target.path);
 	}
-	if ((err = emit("S %s mode=%s map=%s flush=%s pages=%llu gen=%llu\n", r->tag,
+	if ((err = crashlink_emit("S %s mode=%s map=%s flush=%s pages=%llu gen=%llu\n", r->tag,
 			mode_names[env.mode], env.target.map_sync ? "sync" : "shared",
 			flush_names[r->flush], (unsigned long long)env.id.pages,
 			(unsigned long long)env.id.generation)))
 		return err;
 	if (env.crash_set && env.crash_after == 0)
-		return crash_now(r, 0);
+		return crashlink_sysrq(r->sysrq_fd, r->tag, 0);
 	for (i = 0; i < env.id.pages && !cli_stop_signal; i++) {
 		volatile uint64_t *dst = (volatile uint64_t *)(r->map + i * PMP_PAGE_SIZE);
 
@@ -482,15 +412,15 @@ static int write_pages(struct run *r)
 			dst[w] = page[w];
 		cli_sigbus_armed = 0;
 		flush_range(r->flush, r->line, (const void *)dst, PMP_PAGE_SIZE);
-		if ((err = emit("P %s %llu\n", r->tag, (unsigned long long)(i + 1))))
+		if ((err = crashlink_emit("P %s %llu\n", r->tag, (unsigned long long)(i + 1))))
 			return err;
 		if (env.crash_set && env.crash_after == i + 1)
-			return crash_now(r, i + 1);
+			return crashlink_sysrq(r->sysrq_fd, r->tag, i + 1);
 	}
 	if (cli_stop_signal)
 		return cli_fail(EXIT_RUNTIME, "interrupted after %llu pages: %s",
 				(unsigned long long)i, strsignal(cli_stop_signal));
-	return emit("D %s %llu\n", r->tag, (unsigned long long)env.id.pages);
+	return crashlink_emit("D %s %llu\n", r->tag, (unsigned long long)env.id.pages);
 }
 
 int main(int argc, char **argv)
@@ -520,7 +450,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if ((err = prepare_file(&r)) || (err = map_file(&r)) ||
-	    (err = check_vm_sync(&r)) || (err = pass_gate(&r)) ||
+	    (err = check_vm_sync(&r)) || (err = (env.gate ? crashlink_gate(env.gate, r.tag) : 0)) ||
 	    (err = write_pages(&r)))
 		goto cleanup;
 	cli_verbose("%llu pages written to %s", (unsigned long long)env.id.pages, env.target.path);
