@@ -116,8 +116,8 @@ t_bad_accel() {
 
 # The crash test interrupted mid-boot: no QEMU, no NVDIMM files left.
 t_crash_sigterm() {
-	mkdir -p "$tmp/bin" && cp "$tmp/script" "$tmp/bin/pmwrite" && cp "$tmp/script" "$tmp/bin/pmverify" &&
-		chmod +x "$tmp/bin/pmwrite" "$tmp/bin/pmverify"
+	mkdir -p "$tmp/bin" && cp "$tmp/script" "$tmp/bin/pmwrite" && cp "$tmp/script" "$tmp/bin/pmverify" && cp "$tmp/script" "$tmp/bin/pmobjtx" &&
+		chmod +x "$tmp/bin/pmwrite" "$tmp/bin/pmverify" "$tmp/bin/pmobjtx"
 	rm -f "$tmp/fake.pid"
 	BINDIR=$tmp/bin sh "$root/validate/crash/crash.sh" -q -c 1 -s 7 -o "$tmp/crash" -t "$tmp/crash.tap" >"$tmp/log" 2>&1 &
 	jpid=$!

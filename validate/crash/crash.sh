@@ -9,10 +9,10 @@
 # Usage: crash.sh [options]
 #   -s SEED     random seed, 1..2147483646 (default: from /dev/urandom;
 #               always printed; the same seed replays the same crash plan)
-#   -c N        crashes (default 4); every crash hits all 14 writers:
-#               {ext4,xfs} x {MAP_SYNC,MAP_SHARED} x {sparse,fallocated,grow},
+#   -c N        crashes (default 4); every crash hits all 18 writers:
+#               {ext4,xfs} x {MAP_SYNC,MAP_SHARED} x {sparse,fallocated,grow,pmdk},
 #               and xfs x {MAP_SYNC,MAP_SHARED} x reflink
-#   -n PAGES    pages per writer (default 256)
+#   -n PAGES    pages per writer (default 256), transactions per PMDK writer
 #   -d MS       longest crash delay for the *-delay methods (default 2000)
 #   -M LIST     crash methods, used in turn (default
 #               "sysrq-delay sysrq-page kill-delay kill-progress")
@@ -88,7 +88,8 @@ nmethods=$#
 [ "$nmethods" -gt 0 ] || die "-M: no method"
 [ -f "${VMLINUZ:-}" ] || die "VMLINUZ='${VMLINUZ:-}' is not a file (make kernel)"
 [ -f "${INITRD:-}" ] || die "INITRD='${INITRD:-}' is not a file (make initramfs)"
-[ -x "${BINDIR:-}/pmwrite" ] && [ -x "$BINDIR/pmverify" ] || die "no pmwrite/pmverify in BINDIR='${BINDIR:-}'"
+[ -x "${BINDIR:-}/pmwrite" ] && [ -x "$BINDIR/pmverify" ] && [ -x "$BINDIR/pmobjtx" ] ||
+	die "no pmwrite/pmverify/pmobjtx in BINDIR='${BINDIR:-}'"
 command -v jq >/dev/null || die "jq missing (make deps)"
 if [ -z "$seed" ]; then
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
@@ -100,7 +101,7 @@ mkdir -p "$out" || die "cannot create $out"
 out=$(cd "$out" && pwd)
 tap=${tap:-$out/crash.tap}
 json=${json:-$out/summary.json}
-rm -rf "$out"/boot-[0-9]* "$out"/crashes.jsonl "$out"/verify.jsonl "$out"/fsck.jsonl "$out"/pmem[0-3].img \
+rm -rf "$out"/boot-[0-9]* "$out"/crashes.jsonl "$out"/verify.jsonl "$out"/fsck.jsonl "$out"/pmdk-choices.jsonl "$out"/pmem[0-3].img \
 	"$out"/log.txt "$out"/errors.txt "$out"/fsck-problems.txt "$out"/kernel-problems.txt
 # Until the end replaces it, the KTAP says the harness did not finish: a run
 # that dies half-way must not look like a run with nothing to report.
@@ -114,12 +115,13 @@ on_signal() {
 }
 trap on_signal INT TERM
 
-# The writers, in pmwrite's -w order (guest.sh numbers them the same way).
-# xfs has a fourth, on a reflinked file (copy-on-write faults).
-WRITERS="ext4-sync-sparse ext4-sync-fallocated ext4-sync-grow
-ext4-shared-sparse ext4-shared-fallocated ext4-shared-grow
-xfs-sync-sparse xfs-sync-fallocated xfs-sync-grow xfs-sync-reflink
-xfs-shared-sparse xfs-shared-fallocated xfs-shared-grow xfs-shared-reflink"
+# The writers, in -w order (guest.sh numbers them the same way): pmwrite's
+# file modes, xfs's reflinked file (copy-on-write faults), and pmobjtx's
+# pool of PMDK transactions (whose "pages" are transactions).
+WRITERS="ext4-sync-sparse ext4-sync-fallocated ext4-sync-grow ext4-sync-pmdk
+ext4-shared-sparse ext4-shared-fallocated ext4-shared-grow ext4-shared-pmdk
+xfs-sync-sparse xfs-sync-fallocated xfs-sync-grow xfs-sync-reflink xfs-sync-pmdk
+xfs-shared-sparse xfs-shared-fallocated xfs-shared-grow xfs-shared-reflink xfs-shared-pmdk"
 NWRITERS=$(echo $WRITERS | wc -w)
 writer_tag() { _i=$1; set -- $WRITERS; shift "$_i"; echo "$1"; }
 
@@ -171,6 +173,8 @@ inject_corruption() {
 	[ "$min" -gt 0 ] || { inject_msg="no page recorded by every ext4 MAP_SYNC writer"; return 1; }
 	img=$out/pmem0.img
 	for off in $(grep -obUaF MSYNCPG1 "$img" | cut -d: -f1); do
+		# pmwrite's pages are page-aligned, PMDK's objects are not.
+		[ $((off % 4096)) = 0 ] || continue
 		set -- $(od -An -tu8 -j $((off + 16)) -N 16 "$img")
 		[ "$1" = 1 ] && [ "$2" -lt "$min" ] || continue
 		pos=$((off + 2048))
@@ -190,6 +194,7 @@ start_all=$(date +%s)
 : >"$out/crashes.jsonl"
 : >"$out/verify.jsonl"
 : >"$out/fsck.jsonl"
+: >"$out/pmdk-choices.jsonl"
 : >"$out/errors.txt"
 : >"$out/fsck-problems.txt"
 rec_env=
@@ -280,6 +285,11 @@ while [ "$b" -le "$crashes" ]; do
 		printf "{\"crash\":%d,\"role\":\"%s\",\"tool\":\"%s\",\"status\":\"%s\"}\n", boot, $2, $3, $4 }' \
 		"$bootdir/lines.txt" >>"$out/fsck.jsonl"
 	sed -n 's/^f \([^ ]*\) /\1: /p' "$bootdir/lines.txt" | sed "s/^/crash $b fsck: /" >>"$out/fsck-problems.txt"
+	# What PMDK decided in each PMDK writer, as its process saw it (S lines).
+	awk -v crash="$gen" '$1 == "S" && $3 == "mode=pmdk" && NF >= 8 {
+		for (i = 4; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "{\"crash\":%d,\"writer\":\"%s\",\"map\":\"%s\",\"map_sync\":%d,\"vm_sync\":%d,\"msync\":%d}\n",
+			crash, $2, v["map"], v["map_sync"], v["vm_sync"], v["msync"] }' "$bootdir/lines.txt" >>"$out/pmdk-choices.jsonl"
 
 	# What went wrong with this boot, if anything.
 	errs=$(sed -n 's/^E //p' "$bootdir/lines.txt")
@@ -357,7 +367,7 @@ jq -n \
 	--arg kernel "$(lv kernel)" --arg date "$(lv date)" --arg qemu "$(lv qemu)" --arg host_cpu "$(lv host_cpu)" \
 	--rawfile errors "$out/errors.txt" --rawfile kprob "$out/kernel-problems.txt" \
 	--slurpfile crashes "$out/crashes.jsonl" --slurpfile verify "$out/verify.jsonl" \
-	--slurpfile fsck "$out/fsck.jsonl" '
+	--slurpfile fsck "$out/fsck.jsonl" --slurpfile choices "$out/pmdk-choices.jsonl" '
 	def fsck_of($fs): [$fsck[] | select(.role | startswith($fs + "-"))];
 	def group_of($fs; $map; $modes):
 		[$verify[] | select(.labels.fs == $fs and .labels.map == $map and
@@ -379,6 +389,14 @@ jq -n \
 			| {mode: $m, files: length, pages_recorded: (map(.recorded) | add // 0),
 			   pages_verified: (map(.verified) | add // 0), pages_lost: (map(.lost) | add // 0)}]};
 	def group($fs; $map): group_of($fs; $map; ["sparse", "fallocated", "grow"]);
+	# PMDK pools: the file groups, and what a page count cannot say.
+	def pmdk($fs; $map):
+		[$verify[] | select(.labels.fs == $fs and .labels.map == $map and .labels.mode == "pmdk")] as $v
+		| group_of($fs; $map; ["pmdk"]) + {
+		   half_applied: ($v | map(.half_applied) | add // 0),
+		   pmemobj_check: ($v | group_by(.pool_check) | map({key: .[0].pool_check, value: length}) | from_entries),
+		   pmempool_check: ($v | group_by(.labels.pmempool) | map({key: .[0].labels.pmempool, value: length}) | from_entries),
+		   chose: [$choices[] | select(.writer == "\($fs)-\($map)-pmdk") | {map_sync, vm_sync}] | unique};
 	{tool: "crash", version: 1, date: $date, git_revision: $rev, kernel: $kernel,
 	 accelerator: $accel, qemu: $qemu, host_cpu: $host_cpu, seed: $seed, crashes_planned: $planned,
 	 crashes_done: $done, pages: $pages, writers_per_crash: $nwriters, max_delay_ms: $max_delay,
@@ -388,6 +406,8 @@ jq -n \
 	 kernel_problems: ($kprob | split("\n") | map(select(. != ""))),
 	 results: [group("ext4"; "sync"), group("ext4"; "shared"), group("xfs"; "sync"), group("xfs"; "shared")],
 	 reflink: [group_of("xfs"; "sync"; ["reflink"]), group_of("xfs"; "shared"; ["reflink"])],
+	 pmdk: [pmdk("ext4"; "sync"), pmdk("xfs"; "sync"), pmdk("ext4"; "shared"), pmdk("xfs"; "shared")],
+	 pmdk_choices: $choices,
 	 fsck: {ext4: (fsck_of("ext4") | group_by(.status) | map({key: .[0].status, value: length}) | from_entries),
 	        xfs: (fsck_of("xfs") | group_by(.status) | map({key: .[0].status, value: length}) | from_entries)},
 	 crash_log: $crashes, verifications: $verify}' >"$json.tmp" && mv "$json.tmp" "$json" ||
@@ -418,7 +438,8 @@ known_result() {
 }
 ktap_plan crash_rounds_as_planned
 for fs in ext4 xfs; do ktap_plan ${fs}_map_sync_no_page_lost ${fs}_control_loses_data ${fs}_fsck_after_crash; done
-ktap_plan xfs_reflink_map_sync_no_page_lost kernel_log_clean
+ktap_plan xfs_reflink_map_sync_no_page_lost ext4_pmdk_no_tx_lost xfs_pmdk_no_tx_lost pmdk_control_loses_tx \
+	pmdk_chose_map_sync kernel_log_clean
 {
 	ktap_start
 	echo "# seed $seed: $crashes_done of $crashes crashes, $NWRITERS writers x $pages pages each, ${wall}s wall (replay: crash.sh -s $seed -c $crashes -n $pages -d $max_delay)"
@@ -462,6 +483,26 @@ ktap_plan xfs_reflink_map_sync_no_page_lost kernel_log_clean
 	q "$c | \"# xfs control reflinked (MAP_SHARED): \(.pages_recorded) pages recorded, \(.pages_lost) lost in \(.crashes_with_loss) of \(.crashes) crashes\""
 	known_result xfs_reflink_map_sync_no_page_lost "$(q "$g | .crashes")" "$(q "$g | .pages_lost")" \
 		"$(q "$g | \"\(.pages_lost) of \(.pages_recorded) recorded pages lost in \(.crashes_with_loss) of \(.crashes) crashes\"")"
+
+	# PMDK (pmobjtx): every transaction reported after pmemobj_tx_commit is
+	# there, none half-applied, both checkers say consistent; the control
+	# (MAP_SYNC refused, PMEM_IS_PMEM_FORCE=1: no msync) loses some.
+	for fs in ext4 xfs; do
+		g=".pmdk[] | select(.fs == \"$fs\" and .map == \"sync\")"
+		q "$g | \"# \(.fs) PMDK MAP_SYNC: \(.crashes) crashes, \(.files) pools, \(.pages_recorded) transactions recorded, \(.pages_verified) verified, \(.pages_lost) lost, \(.half_applied) half-applied, pmemobj_check \(.pmemobj_check), pmempool check \(.pmempool_check)\""
+		ok=0
+		[ "$(q "$g | .crashes > 0 and .pages_lost == 0 and .half_applied == 0 and (.pmemobj_check | keys) == [\"consistent\"] and (.pmempool_check | keys) == [\"consistent\"]")" = true ] && ok=1
+		result $ok "${fs}_pmdk_no_tx_lost" "$(q "$g | \"\(.pages_lost) of \(.pages_recorded) recorded transactions lost in \(.crashes_with_loss) of \(.crashes) crashes (\(.lost_by_class)), \(.half_applied) half-applied, pmemobj_check \(.pmemobj_check), pmempool \(.pmempool_check)\"")"
+	done
+	q '.pmdk[] | select(.map == "shared") | "# \(.fs) PMDK control (no MAP_SYNC, FORCE=1): \(.pages_recorded) transactions recorded, \(.pages_lost) lost in \(.crashes_with_loss) of \(.crashes) crashes (\(.lost_by_class)), \(.half_applied) half-applied, pmemobj_check \(.pmemobj_check)"'
+	ok=0
+	[ "$(q '[.pmdk[] | select(.map == "shared") | .pages_lost] | add > 0')" = true ] && ok=1
+	result $ok pmdk_control_loses_tx "the PMDK control never lost a transaction in $(q '[.pmdk[] | select(.map == "shared") | .crashes] | max') crashes: the test is not sensitive"
+	# What PMDK chose, from its own process (pmobjtx's S lines).
+	q '.pmdk[] | "# \(.fs) \(.map) PMDK writer chose: \(.chose | map("map_sync=\(.map_sync) vm_sync=\(.vm_sync)") | join(", "))"'
+	ok=0
+	[ "$(q '[.pmdk[] | (.chose | length) == 1 and .chose[0] == (if .map == "sync" then {map_sync: 1, vm_sync: 1} else {map_sync: 0, vm_sync: 0} end)] | all')" = true ] && ok=1
+	result $ok pmdk_chose_map_sync "PMDK's writers did not all choose MAP_SYNC (VM_SYNC) under MAP_SYNC and plain MAP_SHARED in the control"
 
 	# Filesystem errors, warnings or oopses in any boot's kernel log
 	# (xfstests checks dmesg after each test for the same reason).

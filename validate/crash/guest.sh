@@ -25,12 +25,13 @@ ROLES="0:ext4:sync 1:ext4:shared 2:xfs:sync 3:xfs:shared"
 
 err() { echo "E $*"; }
 
-# The file modes of a filesystem, in pmwrite's -w order (crash.sh's WRITERS
-# lists the same): reflink only where FICLONE works.
+# The file modes of a filesystem, in -w order (crash.sh's WRITERS lists the
+# same): reflink only where FICLONE works; pmdk is pmobjtx's pool of PMDK
+# transactions (pmwrite writes the others).
 modes_of() {
 	case $1 in
-	xfs) echo "sparse fallocated grow reflink" ;;
-	*) echo "sparse fallocated grow" ;;
+	xfs) echo "sparse fallocated grow reflink pmdk" ;;
+	*) echo "sparse fallocated grow pmdk" ;;
 	esac
 }
 
@@ -70,6 +71,16 @@ fsck_then_mount() {
 	fs_mount "$fs" "$dev" "$dir"
 }
 
+# pmempool_status POOL: what Debian's pmempool check says of a pool after the
+# crash, before pmobjtx opens it (the open's recovery would repair it).
+pmempool_status() {
+	pmempool check -v "$1" >/tmp/pmempool.log 2>&1
+	_rc=$?
+	if grep -q ': consistent$' /tmp/pmempool.log; then echo consistent
+	elif grep -q 'not consistent' /tmp/pmempool.log; then echo not-consistent
+	else echo "error-$_rc"; fi
+}
+
 # mkfs with a role file that later boots check (device order must not move).
 make_fs() {
 	fs=$1 dev=$2 dir=$3 role=$4
@@ -102,9 +113,14 @@ for r in $ROLES; do
 	w=$first
 	for mode in $(modes_of "$fs"); do
 		eval rec=\${REC_$w:-0}
-		j=$(pmverify -f "$dir/$mode" -n "$PAGES" -s "$SEED" -g "$VERIFY_GEN" -w "$w" -r "$rec" -j \
+		set -- -f "$dir/$mode" -n "$PAGES" -s "$SEED" -g "$VERIFY_GEN" -w "$w" -r "$rec" -j \
 			-L fs="$fs" -L map="$map" -L mode="$mode" -L crash="$VERIFY_GEN" \
-			-L fsck_tool="$tool" -L fsck_status="$st" 2>/tmp/verify.err)
+			-L fsck_tool="$tool" -L fsck_status="$st"
+		if [ "$mode" = pmdk ]; then
+			j=$(pmobjtx --verify "$@" -L pmempool="$(pmempool_status "$dir/$mode")" 2>/tmp/verify.err)
+		else
+			j=$(pmverify "$@" 2>/tmp/verify.err)
+		fi
 		# Exit 10 (EXIT_DATA_LOST) still prints its verdict; anything else is an error.
 		case $j in
 		{*) echo "J $j" ;;
@@ -137,12 +153,17 @@ for r in $ROLES; do
 	fs=${rest%%:*} map=${rest#*:}
 	role=$fs-$map
 	for mode in $(modes_of "$fs"); do
-		set -- -f "/mnt/$role/$mode" -n "$PAGES" -m "$mode" -s "$SEED" -g "$WRITE_GEN" \
+		set -- -f "/mnt/$role/$mode" -n "$PAGES" -s "$SEED" -g "$WRITE_GEN" \
 			-w "$w" -t "$role-$mode" --hold --gate "$gate" --replace
-		[ "$map" = sync ] && set -- "$@" -S
 		[ "$CRASH_METHOD" = sysrq-page ] && [ "$CRASH_WRITER" = "$w" ] &&
 			set -- "$@" --crash-after "$CRASH_PAGE"
-		pmwrite "$@" &
+		case $mode-$map in
+		pmdk-sync) pmobjtx "$@" & ;;
+		# The control: MAP_SYNC refused, PMDK told the mapping is pmem: no msync.
+		pmdk-shared) PMEM_IS_PMEM_FORCE=1 pmobjtx "$@" --no-map-sync & ;;
+		*-sync) pmwrite "$@" -m "$mode" -S & ;;
+		*) pmwrite "$@" -m "$mode" & ;;
+		esac
 		pids="$pids $w:$!"
 		w=$((w + 1))
 	done
