@@ -231,6 +231,24 @@ fig_soak() {
 	source_line "$1" "From"
 }
 
+
+# A crash run's PMDK pools (validate/crash/, make crash-long): per filesystem
+# and mapping what PMDK chose, the transactions reported, lost, half-applied,
+# and what pmemobj_check and pmempool check said after each crash.
+fig_crash_pmdk() {
+	s=$1/summary.json
+	[ -f "$s" ] && jq -e '.pmdk' "$s" >/dev/null 2>&1 || die "$1: no summary.json with PMDK pools (make crash-long)"
+	echo "| fs | mapping | PMDK chose | crashes | transactions reported | lost | crashes with a loss | half-applied | pmemobj_check | pmempool check |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	jq -r 'def counts: to_entries | map("\(.key) \(.value)") | join(", ");
+		.pmdk[] | "| \(.fs) | \(if .map == "sync" then "MAP_SYNC" else "control: MAP_SYNC refused, PMEM_IS_PMEM_FORCE=1" end) | " +
+		(.chose | map("map_sync=\(.map_sync) vm_sync=\(.vm_sync)") | join(", ")) +
+		" | \(.crashes) | \(.pages_recorded) | \(.pages_lost) | \(.crashes_with_loss) | \(.half_applied) | \(.pmemobj_check | counts) | \(.pmempool_check | counts) |"' "$s"
+	echo
+	echo "$(jq -r '"\(.crashes_done) crashes (seed \(.seed), methods \(.methods | join(", ")), delays up to \(.max_delay_ms) ms), \(.pages) transactions per writer; kernel \(.kernel), QEMU \(.qemu | sub("^QEMU emulator version "; "") | sub(" .*"; "")) (\(.accelerator)), host CPU \"\(.host_cpu)\", suite revision \(.git_revision)."' "$s")"
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"
