@@ -16,28 +16,58 @@
 #     does not make durable: the crash control of issue 32).
 #   - libbpf-tools' funclatency on dax_iomap_fault around a faultlat run
 #     that daxlat traces at the same time: the two counts are equal.
+#   - Debian's fio (issue 32), from the job's own archive (fio.cpio.gz of
+#     its jobs.txt row: fio links 62 libraries, so no other job carries
+#     them): its libpmem engine on a fresh file and on a written one (PMDK
+#     maps with MAP_SYNC, its debug libpmem's log says so and names the
+#     flush; fio writes the whole file before its job, so no fault
+#     allocates), its mmap engine without and with fdatasync=1 (never
+#     MAP_SYNC; the fdatasync is an msync of the mapping), and fio's
+#     per-write latency next to faultlat's per-fault latency for the same
+#     pattern, random and sequential.
 # Needs pmempool, funclatency and PMDK's libraries in the initramfs
-# (vm/mkinitramfs.sh), daxlat, syncorder, faultlat, pmemobj-array in /job/bin.
+# (vm/mkinitramfs.sh), daxlat, syncorder, faultlat, pmemobj-array in /job/bin,
+# fio.cpio.gz in /job (vm/mkarchive.sh).
 . /suite/vm/guest/lib.sh
 . /suite/lib/ktap.sh
-PATH=/job/bin:$PATH
+PATH=/job/bin:$PATH:/usr/bin
 TX=1000			# transactions per PMDK run
 THREADS=4
 PAGES=512		# faultlat pages under funclatency
+FIO_PAGES=511		# fio's 4 KiB writes per run (see the fio section)
+PMDK_DBG=/usr/lib/x86_64-linux-gnu/pmdk_dbg	# PMDK's debug libpmem
 OUT=/tmp/clients
 mkdir -p $OUT
 : >$OUT/choices
 
-ktap_plan pmem_namespaces_fsdax xfs_mount_dax ext4_mount_dax
+ktap_plan fio_unpacked pmem_namespaces_fsdax xfs_mount_dax ext4_mount_dax
 for fs in $(fs_list); do
 	ktap_plan ${fs}_pmdk_runs_under_daxlat ${fs}_pmdk_chose_map_sync ${fs}_pmdk_sync_faults_synced \
 		${fs}_pmempool_check ${fs}_pmempool_info ${fs}_pmdk_syncorder_clean \
-		${fs}_pmdk_force0_map_sync ${fs}_pmdk_force1_map_sync ${fs}_funclatency_equals_daxlat
+		${fs}_pmdk_force0_map_sync ${fs}_pmdk_force1_map_sync ${fs}_funclatency_equals_daxlat \
+		${fs}_fio_libpmem_fresh ${fs}_fio_libpmem_written ${fs}_fio_mmap_nosync ${fs}_fio_mmap_sync \
+		${fs}_fio_vs_faultlat
 done
 ktap_plan nondax_ext4_loop_mount nondax_pmdk_msync_path nondax_pmdk_force0_msync_path \
 	nondax_pmdk_force1_skips_msync
 ktap_start
 ktap_diag "kernel $(uname -r), cache flush: $(grep -o -w -E 'clwb|clflushopt' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+# fio and PMDK's debug libpmem, this job's own archive (vm/mkarchive.sh):
+# unpacked into / here, its seconds in the diagnostics (the boot cost it
+# adds to this job alone).
+fio_unpack() {
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	_kb=$(du -k /job/fio.cpio.gz | cut -f1)
+	(cd / && gzip -dc /job/fio.cpio.gz | cpio -idm 2>$OUT/cpio.err) ||
+		{ echo "unpack: $(head -c 300 $OUT/cpio.err)"; return 1; }
+	rm -f /job/fio.cpio.gz
+	_t1=$(cut -d' ' -f1 /proc/uptime)
+	fio --version >$OUT/fio.version 2>&1 || { echo "fio --version: $(head -c 300 $OUT/fio.version)"; return 1; }
+	[ -f $PMDK_DBG/libpmem.so.1 ] || { echo "no $PMDK_DBG/libpmem.so.1"; return 1; }
+	echo "$(cat $OUT/fio.version): $_kb KiB archive unpacked in $(awk -v a=$_t0 -v b=$_t1 'BEGIN { printf "%.1f", b - a }') s, at $_t1 s since boot"
+}
+ktap_begin fio_unpacked
+if why=$(fio_unpack); then ktap_diag "$why"; ktap_pass fio_unpacked; else ktap_fail fio_unpacked "$why"; fi
 ktap_check pmem_namespaces_fsdax pmem_expect 2
 # xfs first: xfs.ko must be loaded before daxlat looks for its functions.
 ktap_check xfs_mount_dax fs_setup xfs /dev/pmem1
@@ -181,6 +211,181 @@ for fs in $(fs_list); do
 	fi
 done
 
+
+# ---- fio (issue 32): Debian's fio 3.33, its libpmem and mmap engines ----
+# FIO_PAGES 4 KiB writes per run, to a file of as many pages: 2044 KiB,
+# under 2 MiB, so that no fault can be a PMD fault (a 2 MiB file takes one
+# PMD fault for all its writes) and each write takes its own 4 KiB fault,
+# as faultlat's (MADV_NOHUGEPAGE) do.
+: >$OUT/fio-choices
+
+# fio_run RUN FILE ENGINE RW [FIO OPTION...]: fio's FIO_PAGES writes to
+# FILE under daxlat --json: RUN.json is fio's JSON, RUN.djson daxlat's;
+# fio wrote exactly what was asked, without error.
+fio_run() {
+	_r=$1 _f=$2 _e=$3 _rw=$4; shift 4
+	daxlat --json -c "fio --name=$_r --filename=$_f --ioengine=$_e --rw=$_rw --bs=4k \
+--size=$((FIO_PAGES * 4))k $* --output-format=json --output=$OUT/$_r.json 2>$OUT/$_r.err" \
+		>$OUT/$_r.djson 2>$OUT/$_r.derr
+	_rc=$?
+	[ $_rc = 0 ] || { echo "daxlat exit $_rc: $(head -c 300 $OUT/$_r.derr) fio: $(head -c 300 $OUT/$_r.err)"; return 1; }
+	jq -e --argjson n $FIO_PAGES '.jobs[0].error == 0 and .jobs[0].write.total_ios == $n' $OUT/$_r.json >/dev/null ||
+		{ echo "$_r: fio $(jq -c '.jobs[0] | {error, writes: .write.total_ios}' $OUT/$_r.json 2>&1 | head -c 200), want $FIO_PAGES writes"; return 1; }
+	echo "$_r: fio $_e $_rw $*: writes=$(jq '.jobs[0].write.total_ios' $OUT/$_r.json) $(jq -r '.counters | "dax_iomap_fault=\(.dax_iomap_fault) pte=\(.pte) pmd=\(.pmd) needdsync=\(.needdsync) metadata_syncs=\(.metadata_syncs)"' $OUT/$_r.djson) vm_sync_write_faults=$(jq '[.faults[] | select(.write and .sync) | .count] | add // 0' $OUT/$_r.djson)" >>$OUT/fio-choices
+}
+
+# faults_are RUN SYNC: daxlat saw at least FIO_PAGES 4 KiB write faults,
+# all on VM_SYNC mappings (SYNC true: fio's mapping had MAP_SYNC) or none
+# (false), no PMD entry (a PMD-sized attempt that fell back to 4 KiB, as
+# the 2 MiB-aligned mapping's first faults do, is no PMD fault), no missed
+# exit.
+faults_are() {
+	jq -e --argjson n $FIO_PAGES --argjson s $2 '
+		([.faults[] | select(.write and .size == "pte" and .sync == $s) | .count] | add // 0) >= $n and
+		([.faults[] | select(.sync != $s) | .count] | add // 0) == 0 and
+		([.faults[] | select(.size != "pte" and .outcome != "fallback") | .count] | add // 0) == 0 and
+		.counters.missed_entries == 0' $OUT/$1.djson >/dev/null ||
+		{ echo "$1: want >= $FIO_PAGES pte write faults, all sync=$2: $(jq -c '[.faults[] | {size, write, sync, outcome, count}]' $OUT/$1.djson | head -c 400)"; return 1; }
+}
+
+# few_syncs RUN: every NEEDDSYNC fault synced the metadata, and at most 4
+# did: fio writes the whole file with write() before its job starts (its
+# libpmem engine's prepopulate_file), so no fault allocates; the first one
+# may still find the inode's metadata from that write (or from PMDK's
+# ftruncate and fallocate) not yet durable.
+few_syncs() {
+	jq -e '.counters | .metadata_syncs == .needdsync and .needdsync <= 4' $OUT/$1.djson >/dev/null ||
+		{ echo "$1: $(jq -c '.counters | {needdsync, metadata_syncs}' $OUT/$1.djson), want equal and <= 4"; return 1; }
+}
+no_syncs() {
+	jq -e '.counters | .needdsync == 0 and .sync_faults == 0' $OUT/$1.djson >/dev/null ||
+		{ echo "$1: $(jq -c '.counters | {needdsync, sync_faults}' $OUT/$1.djson) on a mapping without MAP_SYNC"; return 1; }
+}
+
+# pmdk_log RUN FILE: a short fio libpmem run with PMDK's debug libpmem
+# (PMEM_LOG_LEVEL=4): PMDK says itself whether its mmap took MAP_SYNC, what
+# it thinks of the mapping, and which flush and non-temporal stores it
+# chose: a line of fio-choices.
+pmdk_log() {
+	LD_LIBRARY_PATH=$PMDK_DBG PMEM_LOG_LEVEL=4 fio --name=$1 --filename=$2 --ioengine=libpmem --rw=randwrite \
+		--bs=4k --size=64k --sync=1 --output-format=json --output=$OUT/$1.json 2>$OUT/$1.log ||
+		{ echo "fio with PMDK's debug libpmem: exit $?: $(grep -v '^<libpmem>' $OUT/$1.log | head -c 300)"; return 1; }
+	grep -q "src version: " $OUT/$1.log || { echo "no PMDK debug log: $(head -c 300 $OUT/$1.log)"; return 1; }
+	_ms=$(sed -n 's/.*util_map_sync\] mmap with MAP_SYNC \(succeeded\|not supported\)$/\1/p' $OUT/$1.log | head -n 1)
+	_ip=$(sed -n 's/.*is_pmem_detect\] returning \([01]\)$/\1/p' $OUT/$1.log | head -n 1)
+	_fl=$(sed -n 's/.*pmem2_arch_init\] using \(clwb\|clflushopt\|clflush\)$/\1/p' $OUT/$1.log | head -n 1)
+	_nt=$(sed -n 's/.*pmem2_arch_init\] using \(movnt.*\)$/\1/p' $OUT/$1.log | head -n 1)
+	echo "$1: PMDK $(sed -n 's/.*src version: //p' $OUT/$1.log | head -n 1): mmap with MAP_SYNC ${_ms:-?}, is_pmem ${_ip:-?}, flush ${_fl:-?}, ${_nt:-no movnt line}" >>$OUT/fio-choices
+}
+
+# pmdk_took_map_sync RUN: PMDK's log says its mmap took MAP_SYNC and the
+# mapping is pmem to it (so it flushes with a cache flush, never msync).
+pmdk_took_map_sync() {
+	grep -q 'util_map_sync\] mmap with MAP_SYNC succeeded$' $OUT/$1.log &&
+		grep -q 'is_pmem_detect\] returning 1$' $OUT/$1.log ||
+		{ echo "PMDK's log: $(grep -e 'util_map_sync\]' -e 'is_pmem_detect\] returning' $OUT/$1.log | head -c 300)"; return 1; }
+}
+
+# us NS: nanoseconds as microseconds, one decimal.
+us() { awk -v n="$1" 'BEGIN { if (n == "" || n == "null") print "-"; else printf "%.1f", n / 1000 }'; }
+# clat RUN: fio's per-write completion latency, "median / p99" in us.
+clat() {
+	echo "$(us "$(jq '.jobs[0].write.clat_ns.percentile["50.000000"]' $OUT/$1.json)") / $(us "$(jq '.jobs[0].write.clat_ns.percentile["99.000000"]' $OUT/$1.json)")"
+}
+
+# faultlat_run NAME SCENARIO ORDER FILE: faultlat's FIO_PAGES faults.
+faultlat_run() {
+	faultlat -f $4 -n $FIO_PAGES $(scenario_args $2) --order $3 -j >$OUT/$1.json 2>$OUT/$1.err ||
+		{ echo "faultlat $2 --order $3: exit $?: $(head -c 300 $OUT/$1.err)"; return 1; }
+	jq -e --argjson n $FIO_PAGES '.faults == $n' $OUT/$1.json >/dev/null ||
+		{ echo "faultlat $2 --order $3: $(jq .faults $OUT/$1.json) faults, want $FIO_PAGES"; return 1; }
+}
+
+# fio_vs_faultlat FS: fio's per-write latency next to faultlat's per-fault
+# latency for the same pattern: libpmem (MAP_SYNC, a file fio wrote first)
+# against prealloc-none-sync, mmap (no MAP_SYNC, an empty file) against
+# empty-none-nosync, random and sequential, FIO_PAGES 4 KiB pages.
+fio_vs_faultlat() {
+	_d=/mnt/$1
+	fio_run $1-pmem-seq $_d/fio-pmem-seq libpmem write --sync=1 && faults_are $1-pmem-seq true || return 1
+	truncate -s $((FIO_PAGES * 4))k $_d/fio-mmap-seq &&
+		fio_run $1-mmap-seq $_d/fio-mmap-seq mmap write && faults_are $1-mmap-seq false || return 1
+	rm -f $_d/fio-pmem-seq $_d/fio-mmap-seq
+	for _o in seq random; do
+		faultlat_run faultlat-$1-prealloc-$_o prealloc-none-sync $_o $_d/fl &&
+			faultlat_run faultlat-$1-empty-$_o empty-none-nosync $_o $_d/fl || return 1
+	done
+	# fio's random runs are the ones the tests before made.
+	faults_are $1-pmem-fresh true && faults_are $1-mmap-nosync false || return 1
+	for _row in "libpmem write(fio) MAP_SYNC random pmem-fresh prealloc-none-sync prealloc-random" \
+		"libpmem write(fio) MAP_SYNC seq pmem-seq prealloc-none-sync prealloc-seq" \
+		"mmap empty no-MAP_SYNC random mmap-nosync empty-none-nosync empty-random" \
+		"mmap empty no-MAP_SYNC seq mmap-seq empty-none-nosync empty-seq"; do
+		set -- $_row
+		printf '%-5s %-8s %-11s %-12s %-7s %-17s %-6s %-27s %s\n' "$FS" "$1" "$2" "$3" "$4" "$(clat $FS-$5)" \
+			"$(jq '[.faults[] | select(.write and .size == "pte") | .count] | add // 0' $OUT/$FS-$5.djson)" \
+			"$6 --order $4" "$(us "$(jq .median $OUT/faultlat-$FS-$7.json)") / $(us "$(jq .p99 $OUT/faultlat-$FS-$7.json)")"
+	done >>$OUT/fio-vs-faultlat.txt
+}
+
+printf '%-5s %-8s %-11s %-12s %-7s %-17s %-6s %-27s %s\n' fs engine file mapping order "fio clat med/p99" faults \
+	"faultlat scenario" "med/p99 (us)" >$OUT/fio-vs-faultlat.txt
+for fs in $(fs_list); do
+	d=/mnt/$fs
+	FS=$fs
+	ktap_begin ${fs}_fio_libpmem_fresh
+	rm -f $d/fio-pmem
+	if why=$(pmdk_log $fs-pmdk-log $d/fio-pmdk-log && pmdk_took_map_sync $fs-pmdk-log &&
+		fio_run $fs-pmem-fresh $d/fio-pmem libpmem randwrite --sync=1 &&
+		faults_are $fs-pmem-fresh true && few_syncs $fs-pmem-fresh); then
+		ktap_diag "$fs: $(grep "^$fs-pmdk-log:" $OUT/fio-choices)"
+		ktap_diag "$fs: $(grep "^$fs-pmem-fresh:" $OUT/fio-choices)"
+		ktap_pass ${fs}_fio_libpmem_fresh
+	else
+		ktap_fail ${fs}_fio_libpmem_fresh "$why"
+	fi
+	rm -f $d/fio-pmdk-log
+	ktap_begin ${fs}_fio_libpmem_written
+	if why=$(fio_run $fs-pmem-written $d/fio-pmem libpmem randwrite --sync=1 && faults_are $fs-pmem-written true &&
+		few_syncs $fs-pmem-written); then
+		ktap_diag "$fs: $(grep "^$fs-pmem-written:" $OUT/fio-choices)"
+		ktap_pass ${fs}_fio_libpmem_written
+	else
+		ktap_fail ${fs}_fio_libpmem_written "$why"
+	fi
+	rm -f $d/fio-pmem
+	ktap_begin ${fs}_fio_mmap_nosync
+	if why=$(truncate -s $((FIO_PAGES * 4))k $d/fio-mmap && fio_run $fs-mmap-nosync $d/fio-mmap mmap randwrite &&
+		faults_are $fs-mmap-nosync false && no_syncs $fs-mmap-nosync); then
+		ktap_diag "$fs: $(grep "^$fs-mmap-nosync:" $OUT/fio-choices)"
+		ktap_pass ${fs}_fio_mmap_nosync
+	else
+		ktap_fail ${fs}_fio_mmap_nosync "$why"
+	fi
+	rm -f $d/fio-mmap
+	# fdatasync=1: an fdatasync after every write, which the mmap engine
+	# makes an msync(MS_SYNC) of its whole mapping; fio times each one.
+	ktap_begin ${fs}_fio_mmap_sync
+	if why=$(truncate -s $((FIO_PAGES * 4))k $d/fio-mmap && fio_run $fs-mmap-sync $d/fio-mmap mmap randwrite --fdatasync=1 &&
+		faults_are $fs-mmap-sync false && no_syncs $fs-mmap-sync) &&
+		why=$(jq -e --argjson n $FIO_PAGES '.jobs[0].sync.lat_ns | .N >= $n - 1 and .percentile["50.000000"] > 0' \
+			$OUT/$fs-mmap-sync.json >/dev/null || echo "fio's sync latencies: $(jq -c '.jobs[0].sync.lat_ns | {N, min, max}' $OUT/$fs-mmap-sync.json)"); then
+		ktap_diag "$fs: $(grep "^$fs-mmap-sync:" $OUT/fio-choices)"
+		ktap_diag "$fs: fio mmap fdatasync=1: $(jq -r '.jobs[0].sync.lat_ns | "\(.N) msync, median \(.percentile["50.000000"] / 1000) us, p99 \(.percentile["99.000000"] / 1000) us"' $OUT/$fs-mmap-sync.json); writes $(clat $fs-mmap-sync) us"
+		ktap_pass ${fs}_fio_mmap_sync
+	else
+		ktap_fail ${fs}_fio_mmap_sync "$why"
+	fi
+	rm -f $d/fio-mmap
+	ktap_begin ${fs}_fio_vs_faultlat
+	if why=$(fio_vs_faultlat $fs); then
+		ktap_diag "$(grep -E "^(fs |$fs )" $OUT/fio-vs-faultlat.txt)"
+		ktap_pass ${fs}_fio_vs_faultlat
+	else
+		ktap_fail ${fs}_fio_vs_faultlat "$why"
+	fi
+done
+
 # A non-DAX ext4 (a loop device on tmpfs): MAP_SYNC refused, PMDK falls
 # back to MAP_SHARED and flushes with msync; with FORCE=1 it does not.
 modprobe loop
@@ -204,9 +409,20 @@ umount /mnt/nondax
 
 ktap_diag "what PMDK chose ($TX transactions, $THREADS threads; RUN: pmdk line, then daxlat's counts):"
 ktap_diag "$(cat $OUT/choices)"
+ktap_diag "what fio decided (RUN: fio's engine and options, then daxlat's counts; PMDK's own log):"
+ktap_diag "$(cat $OUT/fio-choices)"
+ktap_diag "fio's per-write clat next to faultlat's per-fault latency ($FIO_PAGES x 4 KiB, us):"
+ktap_diag "$(cat $OUT/fio-vs-faultlat.txt)"
 for fs in $(fs_list); do
 	[ -f $OUT/fl-$fs.txt ] && emit funclatency-$fs.txt $OUT/fl-$fs.txt
 	[ -f $OUT/dl-$fs.txt ] && emit daxlat-$fs.txt $OUT/dl-$fs.txt
 done
 emit clients-choices.txt $OUT/choices
+for fs in $(fs_list); do
+	for f in $OUT/$fs-pmem-*.json $OUT/$fs-mmap-*.json $OUT/faultlat-$fs-*.json $OUT/$fs-pmdk-log.log; do
+		[ -f "$f" ] && emit "fio-${f##*/}" "$f"
+	done
+done
+emit fio-choices.txt $OUT/fio-choices
+emit fio-vs-faultlat.txt $OUT/fio-vs-faultlat.txt
 ktap_finish
