@@ -249,6 +249,29 @@ fig_crash_pmdk() {
 	source_line "$1" "From"
 }
 
+# The clients job's fio next to faultlat (tests/guest/clients.sh), from the
+# fio-vs-faultlat.txt each boot emitted (fio-vs-faultlat-N.txt): per cell,
+# the median over the boots of fio's clat median and p99, and of faultlat's.
+fig_clients_fio() {
+	ls "$1"/fio-vs-faultlat-*.txt >/dev/null 2>&1 || die "$1: no fio-vs-faultlat-N.txt (the clients job's files)"
+	echo "| fs | fio engine, file (mapping) | order | fio clat, µs | faultlat scenario | faultlat, µs |"
+	echo "|---|---|---|---|---|---|"
+	cat "$1"/fio-vs-faultlat-*.txt | awk '
+		function med(s,   a, k, i, j, t) { k = split(s, a, " ")
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return a[int((k + 1) / 2)] }
+		$1 != "fs" && NF == 15 { k = $1 " " $2 " " $3 " " $4 " " $5
+			if (!(k in sc)) order[++n] = k
+			sc[k] = $10; fm[k] = fm[k] " " $6; fp[k] = fp[k] " " $8; lm[k] = lm[k] " " $13; lp[k] = lp[k] " " $15 }
+		END { for (i = 1; i <= n; i++) { k = order[i]; split(k, p, " ")
+			printf "| %s | %s, %s (%s) | %s | %s / %s | %s | %s / %s |\n", p[1], p[2],
+				p[3] == "write(fio)" ? "written by fio" : p[3], p[4], p[5], med(fm[k]), med(fp[k]), sc[k], med(lm[k]), med(lp[k]) } }'
+	echo
+	echo "Median / p99 of 511 writes (fio) and 511 faults (faultlat) of 4 KiB, each cell the median over" \
+		"$(ls "$1"/fio-vs-faultlat-*.txt | wc -l) boots, every run under daxlat; $(label "$1")."
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"
