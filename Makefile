@@ -322,10 +322,11 @@ reproduce-kernels-all:
 		sh bench/reproduce-kernels.sh
 
 .PHONY: reproduce-run
-reproduce-run: all $(INITRD)
+# The extra tables' real clients need Debian's fio in the guest (its archive).
+reproduce-run: all $(INITRD) $(if $(filter 1,$(EXTRA)),$(FIO_ARCHIVE))
 	$(Q)sh kernel-config/check-config.sh $(KCONFIG) >/dev/null || sh kernel-config/check-config.sh $(KCONFIG)
 	$(Q)$(VM_ENV) PAGES=$(PAGES) REPS=$(REPS) KERNEL_VIEW=$(KERNEL_VIEW) EXTRA=$(EXTRA) PERSIST_WRITES=$(PERSIST_WRITES) \
-		GUEST_KVER=$(GUEST_KVER) sh bench/reproduce.sh
+		GUEST_KVER=$(GUEST_KVER) BENCH_FILES='$(if $(filter 1,$(EXTRA)),$(FIO_ARCHIVE))' sh bench/reproduce.sh
 
 clean:
 	$(call msg,CLEAN,$(O))

@@ -73,6 +73,41 @@ for fs in $(fs_targets); do
 		done
 	done
 done
+# Real clients (issue 32): PMDK's transactions (pmemobj-array: 1000 in 4
+# threads) and Debian's fio (511 random 4 KiB writes, the clients job's
+# pattern), each MAP_SYNC and not, each under daxlat: what they decided, the
+# latency per operation they report, and their time in synchronous faults.
+# client_run FS NAME CMD: CMD under daxlat --json; FS/clients/NAME.out is
+# CMD's stdout, NAME.kernel.json daxlat's, NAME.wall its seconds (uptime).
+client_run() {
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	daxlat --json -c "$3 >$wt/c.out 2>$wt/c.err" >$wt/c.kernel.json 2>$wt/c.derr ||
+		fail "daxlat -c '$3': $(head -n 1 $wt/c.derr) $(head -n 1 $wt/c.err)"
+	_t1=$(cut -d' ' -f1 /proc/uptime)
+	awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.2f\n", b - a }' >$wt/c.wall
+	emit "$1/clients/$2.out" $wt/c.out
+	emit "$1/clients/$2.kernel.json" $wt/c.kernel.json
+	emit "$1/clients/$2.wall" $wt/c.wall
+	echo "$1 clients $2 done"
+}
+why=$(fio_unpack $wt) || fail "fio: $why"
+echo "clients: $why"
+for fs in $(fs_targets); do
+	d=$(fs_dir "$fs")
+	for m in sync nosync; do
+		set -- -f "$d/pool" -n 1000 -t 4
+		[ $m = nosync ] && set -- "$@" --no-map-sync
+		client_run "$fs" pmdk-$m "pmemobj-array $*"
+	done
+	fio_cmd="fio --name=w --filename=$d/fio --rw=randwrite --bs=4k --size=2044k --output-format=json"
+	for run in "libpmem --ioengine=libpmem" "mmap --ioengine=mmap" "mmap-fdatasync --ioengine=mmap --fdatasync=1"; do
+		# An empty file for mmap (fio would write it out first); libpmem
+		# writes the whole file itself before its job (prepopulate_file).
+		rm -f "$d/fio" && truncate -s 2044k "$d/fio" || fail "truncate $d/fio"
+		client_run "$fs" "fio-${run%% *}" "$fio_cmd ${run#* }"
+	done
+	rm -f "$d/fio"
+done
 emit samples.txt $wt/samples.txt
 # The matrix makes its own filesystems on both NVDIMMs (natively: probes
 # the target alone).

@@ -24,6 +24,6 @@ EXTRA=${EXTRA:-1} PERSIST_WRITES=${PERSIST_WRITES:-1000}
 case $EXTRA in 0|1) ;; *) echo "EXTRA=$EXTRA: must be 0 or 1" >&2; exit 2 ;; esac
 need_count PERSIST_WRITES "$PERSIST_WRITES" || exit 2
 [ "$EXTRA" = 1 ] && echo "reproduce: then persistlat ($PERSIST_WRITES writes a row), 1-4 concurrent writers under daxlat and the conformance matrix"
-bench_run reproduce bench/reproduce-guest.sh $((2 * nscen * REPS * (1 + KERNEL_VIEW) + 70 * EXTRA)) \
+bench_run reproduce bench/reproduce-guest.sh $((2 * nscen * REPS * (1 + KERNEL_VIEW) + 90 * EXTRA)) \
 	PAGES REPS KERNEL_VIEW SCENARIOS EXTRA PERSIST_WRITES
 sh bench/reproduce-report.sh "$run"

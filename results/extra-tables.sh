@@ -81,6 +81,37 @@ tail_table() {
 		  printf "%-7s %-9s %-8s %6s %8.1f %8.1f %8.1f %8.1f %6.1f %9s %12s\n", $1, $2, $3, $4, $5 / 1000, $6 / 1000, $7 / 1000, $8 / 1000, $9, tail, per }'
 }
 
+# clients_rows FS: one line per real-client run (issue 32): name decided ops
+# median_ns p99_ns sync_write_faults needdsync sync_fault_us wall_s. What the
+# client decided comes from its own output (pmemobj-array's pmdk line) or
+# from the kernel's counts (fio: VM_SYNC faults or none), never assumed.
+clients_rows() {
+	for k in "$run/$1"/clients/*.kernel.json; do
+		[ -f "$k" ] || continue
+		b=${k%.kernel.json} n=$(basename "${k%.kernel.json}")
+		kern=$(jq -r '([.faults[] | select(.sync and .write) | .count] | add // 0) as $s |
+			([.phases[] | select(.name == "fs_handler") | .sum] | add // 0) as $h |
+			"\($s) \(.counters.needdsync) \($h)"' "$k")
+		case $n in
+		pmdk-*) line=$(awk '/^pmdk: / { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+				/^tx: / { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+				END { d = v["map_sync"] == 1 ? "MAP_SYNC,flush" : sprintf("msync(%d/tx)", v["tx_msync"] / (v["count"] ? v["count"] : 1))
+				      print d, v["count"], v["median_ns"], v["p99_ns"] }' "$b.out") ;;
+		fio-*) line=$(jq -r --argjson s "${kern%% *}" '.jobs[0] | "\(if $s > 0 then "MAP_SYNC(VM_SYNC)" else "MAP_SHARED" end)\(if (.sync.lat_ns.N // 0) > 0 then ",fdatasync" else "" end) \(.write.total_ios) \(.write.clat_ns.percentile["50.000000"]) \(.write.clat_ns.percentile["99.000000"])"' "$b.out") ;;
+		*) continue ;;
+		esac
+		echo "$n $line $kern $(cat "$b.wall")"
+	done
+}
+
+clients_table() {
+	ls "$run/$1"/clients/*.kernel.json >/dev/null 2>&1 || return 0
+	echo "Real clients, $1 -o dax (PMDK: pmemobj-array, 1000 transactions in 4 threads; Debian's fio: 511 random 4 KiB writes): what each decided (PMDK's own pmdk line; fio from the kernel's VM_SYNC faults), the latency per operation it reports, us; daxlat on the same run: synchronous write faults, NEEDDSYNC, the time in the fs fault handler of synchronous faults (threads summed) and its share of the run's wall time"
+	clients_rows "$1" | awk '
+		BEGIN { printf "%-19s %-20s %5s %9s %9s %11s %9s %12s %7s %6s\n", "client", "decided", "ops", "median", "p99", "sync faults", "NEEDDSYNC", "in sync, ms", "wall s", "share" }
+		{ printf "%-19s %-20s %5s %9.1f %9.1f %11s %9s %12.1f %7.2f %5.0f%%\n", $1, $2, $3, $4 / 1000, $5 / 1000, $6, $7, $8 / 1000, $9, ($9 > 0 ? $8 / ($9 * 10000) : 0) }'
+}
+
 conformance_table() {
 	f=$run/conformance.txt
 	[ -f "$f" ] || return 0
@@ -117,11 +148,16 @@ as_json() {
 			max_ns: (.[7] | tonumber), metadata_sync_pct: (.[8] | tonumber), commits: (.[9] | tonumber), needdsync: (.[10] | tonumber),
 			metadata_sync_p99_ns: (.[11] | tonumber), handler_p99_ns: (.[12] | tonumber)}'
 	done | jq -s . >"$tmp/tail"
+	for fs in $(run_filesystems); do
+		clients_rows "$fs" | jq -R --arg fs "$fs" 'split(" ") | {fs: $fs, client: .[0], decided: .[1], ops: (.[2] | tonumber),
+			median_ns: (.[3] | tonumber), p99_ns: (.[4] | tonumber), sync_write_faults: (.[5] | tonumber), needdsync: (.[6] | tonumber),
+			sync_fault_us: (.[7] | tonumber), wall_s: (.[8] | tonumber)}'
+	done | jq -s . >"$tmp/clients"
 	awk '{ seen = $0; sub(/.*seen="/, "", seen); sub(/".*/, "", seen); print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5 "\t" seen }' \
 		"$run/conformance.txt" 2>/dev/null | jq -R 'split("\t") | {case: .[0], setup: .[1], class: .[2], verdict: .[3], man_page: .[4], seen: .[5]}' |
 		jq -s . >"$tmp/conf"
-	jq -n -c --slurpfile p "$tmp/persist" --slurpfile t "$tmp/tail" --slurpfile c "$tmp/conf" \
-		'{tool: "extra-tables", version: 1, persist: $p[0], tail: $t[0], conformance: $c[0]}'
+	jq -n -c --slurpfile p "$tmp/persist" --slurpfile t "$tmp/tail" --slurpfile c "$tmp/conf" --slurpfile r "$tmp/clients" \
+		'{tool: "extra-tables", version: 1, persist: $p[0], tail: $t[0], clients: $r[0], conformance: $c[0]}'
 }
 
 # The filesystems the run has: both from the VM, one from a native run.
@@ -191,6 +227,21 @@ check_run() {
 				{ for (i = 3; i <= NF; i++) if ($i !~ /^[0-9]+$/ || length($i) > 15)
 					no(q $i q " is not a sample: a whole number of ns") }'
 		done
+		# The real clients (runs from before them have none).
+		for k in "$run/$fs"/clients/*.kernel.json; do
+			[ -f "$k" ] || continue
+			b=${k%.kernel.json}
+			[ -f "$b.out" ] && [ -f "$b.wall" ] || missing "$b.out or .wall: missing (its kernel.json is there: a run cut short?)"
+			json_ok "$k" "$kernel_shape" "daxlat --json output (counters needdsync, phases with name and sum)" needdsync
+			lines_ok "$b.wall" '!/^[0-9]+(\.[0-9]+)?$/ { no("not a number of seconds") }'
+			case $b in
+			*/fio-*) json_ok "$b.out" '.jobs[0].write | (.total_ios | type == "number") and (.clat_ns.percentile | type == "object")' \
+				"fio --output-format=json output (jobs[0].write: total_ios, clat_ns.percentile)" ;;
+			*/pmdk-*) lines_ok "$b.out" 'END { if (!pmdk || !tx) no("no pmdk: and tx: lines of pmemobj-array") }
+				/^pmdk: map_sync=[01] vm_sync=[01] msync=[0-9]+ tx_msync=[0-9]+$/ { pmdk = 1 }
+				/^tx: count=[0-9]+ threads=[0-9]+ median_ns=[0-9]+ p99_ns=[0-9]+$/ { tx = 1 }' ;;
+			esac
+		done
 	done
 	f=$run/conformance.txt
 	[ -f "$f" ] || missing "$f: missing (the matrix runs last: a run cut short?)"
@@ -212,6 +263,8 @@ else
 		persist_table "$fs"
 		echo
 		tail_table "$fs"
+		echo
+		clients_table "$fs"
 		echo
 	done >"$tmp/out"
 	conformance_table >>"$tmp/out"

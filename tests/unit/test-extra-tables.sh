@@ -1,7 +1,8 @@
 #!/bin/sh
 # Host tests of make reproduce's extra tables (results/extra-tables.sh) on a
 # synthetic run: the persist ratios, the tail's metadata share and commits
-# per synchronous fault, the conformance cells' marks, and the JSON.
+# per synchronous fault, the real clients' decisions and shares (issue 32),
+# the conformance cells' marks, and the JSON.
 # A run cut short or written wrong is refused with the file named.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +25,22 @@ shared ext4-nodax nondax pass differs seen="mmap=EOPNOTSUPP sf=- statx=0 sync=-"
 validate xfs-dax dax fail agrees seen="error=mkfs_failed sync=-" want="x" man="-"
 C
 
+# Real clients (issue 32): a PMDK run with MAP_SYNC and one without, fio's
+# libpmem and mmap fdatasync runs, each with daxlat's JSON and its seconds.
+c=$run/ext4/clients
+mkdir -p "$c"
+printf 'pmdk: map_sync=1 vm_sync=1 msync=10 tx_msync=0\ntx: count=1000 threads=4 median_ns=14200 p99_ns=81300\n' >"$c/pmdk-sync.out"
+echo '{"counters":{"needdsync":514},"faults":[{"sync":true,"write":true,"count":528}],"phases":[{"name":"metadata_sync","sum":200000},{"name":"fs_handler","sum":360000}]}' >"$c/pmdk-sync.kernel.json"
+echo 4.00 >"$c/pmdk-sync.wall"
+printf 'pmdk: map_sync=0 vm_sync=0 msync=7010 tx_msync=7000\ntx: count=1000 threads=4 median_ns=1293800 p99_ns=14146300\n' >"$c/pmdk-nosync.out"
+echo '{"counters":{"needdsync":0},"faults":[{"sync":false,"write":true,"count":600}],"phases":[]}' >"$c/pmdk-nosync.kernel.json"
+echo 4.79 >"$c/pmdk-nosync.wall"
+echo '{"jobs":[{"error":0,"write":{"total_ios":511,"clat_ns":{"percentile":{"50.000000":42800,"99.000000":284700}}}}]}' >"$c/fio-libpmem.out"
+echo '{"counters":{"needdsync":1},"faults":[{"sync":true,"write":true,"count":512}],"phases":[{"name":"fs_handler","sum":7300}]}' >"$c/fio-libpmem.kernel.json"
+echo 3.96 >"$c/fio-libpmem.wall"
+echo '{"jobs":[{"error":0,"write":{"total_ios":511,"clat_ns":{"percentile":{"50.000000":102900,"99.000000":602100}}},"sync":{"lat_ns":{"N":510}}}]}' >"$c/fio-mmap-fdatasync.out"
+echo '{"counters":{"needdsync":0},"faults":[{"sync":false,"write":true,"count":511}],"phases":[]}' >"$c/fio-mmap-fdatasync.kernel.json"
+echo 4.03 >"$c/fio-mmap-fdatasync.wall"
 text() { sh "$root/results/extra-tables.sh" "$run" >"$tmp/out" 2>"$tmp/err" || { echo "exit $?: $(cat "$tmp/err")"; return 1; }; }
 persist_ratio() {
 	text && grep -Eq '^written +seq +64 +0\.1 / 2\.0 +5\.8 / 90\.0 \(x58\.0\)' "$tmp/out" ||
@@ -94,6 +111,33 @@ bad_conformance() {
 	broken noc "rm conformance.txt" && refused 2 "^extra-tables: $tmp/noc/conformance.txt: missing" "$tmp/noc"
 }
 
+# What each client decided comes from its own output (PMDK) or the kernel's
+# counts (fio); the share is the synchronous faults' handler time over wall.
+clients_rows() {
+	text || return 1
+	for re in '^pmdk-sync +MAP_SYNC,flush +1000 +14\.2 +81\.3 +528 +514 +360\.0 +4\.00 +9%$' \
+		'^pmdk-nosync +msync\(7/tx\) +1000 +1293\.8 +14146\.3 +0 +0 +0\.0 +4\.79 +0%$' \
+		'^fio-libpmem +MAP_SYNC\(VM_SYNC\) +511 +42\.8 +284\.7 +512 +1 +7\.3 +3\.96 +0%$' \
+		'^fio-mmap-fdatasync +MAP_SHARED,fdatasync +511 +102\.9 +602\.1 +0 +0 +0\.0 +4\.03 +0%$'; do
+		grep -Eq "$re" "$tmp/out" || { echo "no row /$re/: $(sed -n '/^Real clients/,/^$/p' "$tmp/out")"; return 1; }
+	done
+	sh "$root/results/extra-tables.sh" --json "$run" | jq -e '(.clients | length) == 4 and
+		(.clients[] | select(.client == "pmdk-sync") | .decided == "MAP_SYNC,flush" and .sync_fault_us == 360000 and .wall_s == 4)' >/dev/null ||
+		{ echo "JSON clients: $(sh "$root/results/extra-tables.sh" --json "$run" | jq -c .clients | head -c 300)"; return 1; }
+}
+# A run from before the clients has no table, and is not refused.
+no_clients_no_table() {
+	broken nocl "rm -r ext4/clients" && sh "$root/results/extra-tables.sh" "$tmp/nocl" >"$tmp/o" 2>"$tmp/e" &&
+		! grep -q '^Real clients' "$tmp/o" || { echo "$(cat "$tmp/e") $(grep -c 'Real clients' "$tmp/o")"; return 1; }
+}
+half_written_clients() {
+	c=ext4/clients
+	broken nowall "rm $c/pmdk-sync.wall" && refused 2 "^extra-tables: $tmp/nowall/$c/pmdk-sync.out or .wall: missing" "$tmp/nowall" &&
+	broken badwall "echo soon >$c/fio-libpmem.wall" && refused 19 "^extra-tables: $tmp/badwall/$c/fio-libpmem.wall:1: not a number" "$tmp/badwall" &&
+	broken notx "sed -i '/^tx:/d' $c/pmdk-sync.out" && refused 19 "^extra-tables: $tmp/notx/$c/pmdk-sync.out:.*no pmdk: and tx: lines" "$tmp/notx" &&
+	broken cutfio "head -c 40 $c/fio-libpmem.out >x && mv x $c/fio-libpmem.out" &&
+		refused 19 "^extra-tables: $tmp/cutfio/$c/fio-libpmem.out: not valid JSON" "$tmp/cutfio"
+}
 ktap_plan_checks "$0"
 ktap_start
 ktap_check persist_ratio persist_ratio
@@ -105,4 +149,7 @@ ktap_check empty_run_refused empty_run
 ktap_check cut_or_malformed_persist_refused cut_persist_json
 ktap_check half_written_tail_refused half_written_tail
 ktap_check bad_or_missing_conformance_refused bad_conformance
+ktap_check clients_rows clients_rows
+ktap_check no_clients_no_table no_clients_no_table
+ktap_check half_written_clients_refused half_written_clients
 ktap_finish

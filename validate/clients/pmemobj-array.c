@@ -62,7 +62,7 @@ struct root {
 static struct {
 	const char *path;
 	uint64_t tx, threads, size;
-	bool replace, keep;
+	bool replace, keep, no_map_sync;
 } env = { .tx = 1000, .threads = 1, .size = 16 << 20 };
 
 /* ---- command line ---- */
@@ -73,7 +73,7 @@ const char argp_program_doc[] =
 "several threads (Debian's PMDK): what PMDK decided (MAP_SYNC, VM_SYNC, the\n"
 "msync calls of its flush path) and each transaction's latency.\n"
 "\n"
-"USAGE: pmemobj-array -f FILE [-n TX] [-t THREADS] [-s SIZE] [--keep] [--replace]\n"
+"USAGE: pmemobj-array -f FILE [-n TX] [-t THREADS] [-s SIZE] [--keep] [--replace] [--no-map-sync]\n"
 "\n"
 "Output: 'pmdk: map_sync=0|1 vm_sync=0|1 msync=N tx_msync=M' (msync: the\n"
 "calls in the whole run, tx_msync: while the transactions ran), then 'tx: count=N\n"
@@ -89,7 +89,7 @@ const char argp_program_doc[] =
 "Exit status: 0 ok, 1 runtime error (PMDK's message named), 2 usage,\n"
 "6 no space left, 11 FILE exists (not replaced).\n";
 
-enum { OPT_KEEP = 256 };
+enum { OPT_KEEP = 256, OPT_NO_MAP_SYNC };
 
 static const struct argp_option opts[] = {
 	{ "file", 'f', "PATH", 0, "The pool file to create (required); removed at the end unless --keep", 0 },
@@ -99,6 +99,7 @@ static const struct argp_option opts[] = {
 	{ "threads", 't', "N", 0, "Threads (1..64, default 1)", 0 },
 	{ "size", 's', "SIZE", 0, "Pool size, K/M/G suffixes (8M..4G, default 16M)", 0 },
 	{ "keep", OPT_KEEP, NULL, 0, "Leave the pool for pmempool: it is then the caller's to remove", 0 },
+	{ "no-map-sync", OPT_NO_MAP_SYNC, NULL, 0, "Refuse PMDK's MAP_SYNC (EOPNOTSUPP, as a kernel without it): PMDK falls back to MAP_SHARED and msync", 0 },
 	CLI_OPT_HELP,
 	{ 0 },
 };
@@ -126,6 +127,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_KEEP:
 		env.keep = true;
+		break;
+	case OPT_NO_MAP_SYNC:
+		env.no_map_sync = true;
 		break;
 	case ARGP_KEY_END:
 		if (!env.path)
@@ -324,6 +328,7 @@ int main(int argc, char **argv)
 	int err;
 
 	cli_parse_args(TOOL, opts, parse_arg, argp_program_doc, argc, argv);
+	pmdk_shim_refuse_map_sync = env.no_map_sync;
 	if (!(err = cli_install_signal_handlers()) && !(err = create_pool()) && !(err = get_root()) &&
 	    !(err = see_decision()) && !(err = run_threads()) && !(err = read_back(&count)))
 		err = report(count);

@@ -5,6 +5,8 @@
 # host's DAX filesystem (type NATIVE_FS) where the job makes its files.
 suite_dir=${SUITE:-/suite}
 job_dir=${JOB_DIR:-/job}
+# Last: where a job's own archive puts its commands (fio_unpack).
+case :$PATH: in *:/usr/bin:*) ;; *) PATH=$PATH:/usr/bin ;; esac
 suite_lib=$suite_dir/lib
 . "$suite_lib/exitcodes.sh"
 . "$suite_lib/scenarios.sh"
@@ -118,4 +120,24 @@ emit() {
 	echo "@@file $1"
 	cat "$2"
 	echo "@@end"
+}
+
+# fio_unpack DIR: Debian's fio from the job's own archive (/job/fio.cpio.gz,
+# vm/mkarchive.sh: fio links 62 libraries, so no other job carries them),
+# unpacked over /; DIR for its scratch files. Natively fio is the host's.
+# Prints one line: fio's version, the archive's size and unpacking time.
+fio_unpack() {
+	if [ -n "${NATIVE_TARGET:-}" ] || [ ! -f "$job_dir/fio.cpio.gz" ]; then
+		command -v fio >/dev/null || { echo "no fio (and no $job_dir/fio.cpio.gz)"; return 1; }
+		echo "$(fio --version): the host's"
+		return 0
+	fi
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	_kb=$(du -k "$job_dir/fio.cpio.gz" | cut -f1)
+	(cd / && gzip -dc "$job_dir/fio.cpio.gz" | cpio -idm 2>"$1/cpio.err") ||
+		{ echo "unpack: $(head -c 300 "$1/cpio.err")"; return 1; }
+	rm -f "$job_dir/fio.cpio.gz"
+	_t1=$(cut -d' ' -f1 /proc/uptime)
+	fio --version >"$1/fio.version" 2>&1 || { echo "fio --version: $(head -c 300 "$1/fio.version")"; return 1; }
+	echo "$(cat "$1/fio.version"): $_kb KiB archive unpacked in $(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.1f", b - a }') s"
 }
