@@ -14,6 +14,9 @@
 #     on a non-DAX ext4 (a loop device): no MAP_SYNC, msync per flush, and
 #     with FORCE=1 no msync per transaction (PMDK then trusts stores it
 #     does not make durable: the crash control of issue 32).
+#   - The crash test's control on DAX: pmemobj-array --no-map-sync (MAP_SYNC
+#     refused as a kernel without it would): no VM_SYNC fault, msync per
+#     flush; with FORCE=1 no msync at all.
 #   - libbpf-tools' funclatency on dax_iomap_fault around a faultlat run
 #     that daxlat traces at the same time: the two counts are equal.
 #   - Debian's fio (issue 32), from the job's own archive (fio.cpio.gz of
@@ -25,6 +28,8 @@
 #     MAP_SYNC; the fdatasync is an msync of the mapping), and fio's
 #     per-write latency next to faultlat's per-fault latency for the same
 #     pattern, random and sequential.
+#   - syncorder around PMDK's transactions and fio's libpmem run: 0
+#     violations, every writable entry checked, its pfn too.
 # Needs pmempool, funclatency and PMDK's libraries in the initramfs
 # (vm/mkinitramfs.sh), daxlat, syncorder, faultlat, pmemobj-array in /job/bin,
 # fio.cpio.gz in /job (vm/mkarchive.sh).
@@ -44,9 +49,10 @@ ktap_plan fio_unpacked pmem_namespaces_fsdax xfs_mount_dax ext4_mount_dax
 for fs in $(fs_list); do
 	ktap_plan ${fs}_pmdk_runs_under_daxlat ${fs}_pmdk_chose_map_sync ${fs}_pmdk_sync_faults_synced \
 		${fs}_pmempool_check ${fs}_pmempool_info ${fs}_pmdk_syncorder_clean \
-		${fs}_pmdk_force0_map_sync ${fs}_pmdk_force1_map_sync ${fs}_funclatency_equals_daxlat \
+		${fs}_pmdk_force0_map_sync ${fs}_pmdk_force1_map_sync ${fs}_pmdk_refused_map_sync_msyncs \
+		${fs}_pmdk_refused_force1_no_msync ${fs}_funclatency_equals_daxlat \
 		${fs}_fio_libpmem_fresh ${fs}_fio_libpmem_written ${fs}_fio_mmap_nosync ${fs}_fio_mmap_sync \
-		${fs}_fio_vs_faultlat
+		${fs}_fio_syncorder_clean ${fs}_fio_vs_faultlat
 done
 ktap_plan nondax_ext4_loop_mount nondax_pmdk_msync_path nondax_pmdk_force0_msync_path \
 	nondax_pmdk_force1_skips_msync
@@ -55,19 +61,13 @@ ktap_diag "kernel $(uname -r), cache flush: $(grep -o -w -E 'clwb|clflushopt' /p
 # fio and PMDK's debug libpmem, this job's own archive (vm/mkarchive.sh):
 # unpacked into / here, its seconds in the diagnostics (the boot cost it
 # adds to this job alone).
-fio_unpack() {
-	_t0=$(cut -d' ' -f1 /proc/uptime)
-	_kb=$(du -k /job/fio.cpio.gz | cut -f1)
-	(cd / && gzip -dc /job/fio.cpio.gz | cpio -idm 2>$OUT/cpio.err) ||
-		{ echo "unpack: $(head -c 300 $OUT/cpio.err)"; return 1; }
-	rm -f /job/fio.cpio.gz
-	_t1=$(cut -d' ' -f1 /proc/uptime)
-	fio --version >$OUT/fio.version 2>&1 || { echo "fio --version: $(head -c 300 $OUT/fio.version)"; return 1; }
+fio_ready() {
+	_v=$(fio_unpack $OUT) || { echo "$_v"; return 1; }
 	[ -f $PMDK_DBG/libpmem.so.1 ] || { echo "no $PMDK_DBG/libpmem.so.1"; return 1; }
-	echo "$(cat $OUT/fio.version): $_kb KiB archive unpacked in $(awk -v a=$_t0 -v b=$_t1 'BEGIN { printf "%.1f", b - a }') s, at $_t1 s since boot"
+	echo "$_v, ready at $(cut -d' ' -f1 /proc/uptime) s since boot"
 }
 ktap_begin fio_unpacked
-if why=$(fio_unpack); then ktap_diag "$why"; ktap_pass fio_unpacked; else ktap_fail fio_unpacked "$why"; fi
+if why=$(fio_ready); then ktap_diag "$why"; ktap_pass fio_unpacked; else ktap_fail fio_unpacked "$why"; fi
 ktap_check pmem_namespaces_fsdax pmem_expect 2
 # xfs first: xfs.ko must be loaded before daxlat looks for its functions.
 ktap_check xfs_mount_dax fs_setup xfs /dev/pmem1
@@ -132,16 +132,29 @@ pmempool_info() {
 		{ echo "no PMEMOBJ signature or layout: $(head -c 300 $OUT/info.txt)"; return 1; }
 }
 
-# syncorder_clean FS: the same workload under the checker: no violation,
-# entries checked, each one's pfn too.
-syncorder_clean() {
-	syncorder --json-out $OUT/so.json -c "pmemobj-array -f /mnt/$1/so -n $TX -t $THREADS >$OUT/so.out 2>&1" \
-		>$OUT/so.tap 2>$OUT/so.err
+# refused RUN DIR FORCE MSYNC: pmemobj-array --no-map-sync on DAX: no
+# MAP_SYNC, no VM_SYNC, MSYNC as chose says; DAX faults, none synchronous.
+refused() {
+	pmdk $1 $2 $3 --no-map-sync && tx_ok $1 && chose $1 0 0 $4 || return 1
+	jq -e '.counters.dax_iomap_fault > 0 and .counters.needdsync == 0 and
+		([.faults[] | select(.sync) | .count] | add // 0) == 0' $OUT/$1.djson >/dev/null ||
+		{ echo "$1: want DAX faults, none synchronous: $(jq -c .counters $OUT/$1.djson | head -c 300)"; return 1; }
+}
+
+# syncorder_checked NAME CMD: CMD under the checker: no violation, entries
+# checked, each one's pfn too. Prints the counts.
+syncorder_checked() {
+	syncorder --json-out $OUT/$1-so.json -c "$2" >$OUT/$1-so.tap 2>$OUT/$1-so.err
 	_rc=$?
-	[ $_rc = 0 ] || { echo "syncorder exit $_rc: $(grep '^not ok' $OUT/so.tap | head -n 2) $(head -c 200 $OUT/so.err) $(head -c 200 $OUT/so.out)"; return 1; }
+	[ $_rc = 0 ] || { echo "syncorder exit $_rc: $(grep '^not ok' $OUT/$1-so.tap | head -n 2) $(head -c 200 $OUT/$1-so.err)"; return 1; }
 	jq -e '.counts | .violations == 0 and .checker_errors == 0 and .checked > 0 and .pfn_checked == .checked' \
-		$OUT/so.json >/dev/null || { echo "$(jq -c '.counts | {violations, checker_errors, checked, pfn_checked, needdsync}' $OUT/so.json)"; return 1; }
-	echo "$1: $(jq -r '.counts | "\(.checked) entries checked (\(.needdsync) NEEDDSYNC), \(.pfn_checked) pfns, \(.violations) violations"' $OUT/so.json)"
+		$OUT/$1-so.json >/dev/null || { echo "$(jq -c '.counts | {violations, checker_errors, checked, pfn_checked, needdsync}' $OUT/$1-so.json)"; return 1; }
+	echo "$1: $(jq -r '.counts | "\(.checked) entries checked (\(.needdsync) NEEDDSYNC), \(.pfn_checked) pfns, \(.violations) violations"' $OUT/$1-so.json)"
+}
+# syncorder_clean FS: the PMDK workload under the checker.
+syncorder_clean() {
+	syncorder_checked $1-pmdk "pmemobj-array -f /mnt/$1/so -n $TX -t $THREADS >$OUT/so.out 2>&1" ||
+		{ echo "pmemobj-array: $(head -c 200 $OUT/so.out)"; return 1; }
 }
 
 # kprobe_attached FUNC: funclatency's kretprobe on FUNC is registered
@@ -201,6 +214,11 @@ for fs in $(fs_list); do
 			ktap_fail ${fs}_pmdk_force${force}_map_sync "$why"
 		fi
 	done
+	# The crash test's control (validate/crash/): MAP_SYNC refused on this
+	# DAX file (--no-map-sync), as a kernel without it would answer. PMDK
+	# falls back to MAP_SHARED and an msync per flush; told FORCE=1, none.
+	ktap_check ${fs}_pmdk_refused_map_sync_msyncs refused $fs-refused $d - many
+	ktap_check ${fs}_pmdk_refused_force1_no_msync refused $fs-refused1 $d 1 0
 	ktap_begin ${fs}_funclatency_equals_daxlat
 	if why=$(funclatency_vs_daxlat $fs); then
 		printf '%s\n' "$why"
@@ -398,6 +416,19 @@ for fs in $(fs_list); do
 		ktap_fail ${fs}_fio_mmap_sync "$why"
 	fi
 	rm -f $d/fio-mmap
+	# The checker on fio's libpmem run: every writable entry ordered.
+	ktap_begin ${fs}_fio_syncorder_clean
+	rm -f $d/fio-so
+	if why=$(syncorder_checked $fs-fio "fio --name=so --filename=$d/fio-so --ioengine=libpmem --rw=randwrite --bs=4k \
+--size=$((FIO_PAGES * 4))k --output-format=json --output=$OUT/$fs-fio-checked.json 2>$OUT/$fs-fio-checked.err") &&
+		jq -e --argjson n $FIO_PAGES '.jobs[0].error == 0 and .jobs[0].write.total_ios == $n' $OUT/$fs-fio-checked.json >/dev/null; then
+		ktap_diag "$why"
+		ktap_pass ${fs}_fio_syncorder_clean
+	else
+		ktap_fail ${fs}_fio_syncorder_clean "$why fio: $(jq -c '.jobs[0] | {error, writes: .write.total_ios}' $OUT/$fs-fio-checked.json 2>&1 | head -c 200) $(head -c 200 $OUT/$fs-fio-checked.err)"
+		emit fio-$fs-syncorder.json $OUT/$fs-fio-checked.json
+	fi
+	rm -f $d/fio-so
 	ktap_begin ${fs}_fio_vs_faultlat
 	if why=$(fio_vs_faultlat $fs); then
 		ktap_diag "$(grep -E "^(fs |$fs )" $OUT/fio-vs-faultlat.txt)"
