@@ -45,6 +45,7 @@ static struct env {
 	long interval;		/* seconds, 0: none */
 	long times;
 	const char *samples_out;	/* --samples-out */
+	bool prog_stats;	/* --prog-stats */
 } env = {
 	.unit_div = 1000, .unit = "us", .unit_name = "usecs",
 	.stack_threshold_us = -1, .times = -1,
@@ -97,7 +98,7 @@ static const char doc[] =
 "  0 ok (with -c: the command's status), 1 runtime error, 2 usage,\n"
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
-enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT };
+enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS };
 /* More slowest-fault stacks than anybody reads; bounds the memory. */
 #define DAXLAT_TOP_MAX	10000
 
@@ -119,6 +120,8 @@ static const struct argp_option opts[] = {
 	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every phase of every MAP_SYNC fault to FILE "
 	  "in ns, a line per filesystem and phase: 'FS PHASE NS...' (PHASE: iomap, fsync, mkwrite, "
 	  "handler; the regression gate reads them)", 0 },
+	{ "prog-stats", OPT_PROG_STATS, NULL, 0, "Also report what each BPF program costs: its runs and run time as the "
+	  "kernel counts them (run-time statistics on while daxlat runs)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output and probe decisions", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{ 0 },
@@ -148,6 +151,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TOP:
 		env.top = argp_parse_long(arg, "count for --top", 1, DAXLAT_TOP_MAX, state);
+		break;
+	case OPT_PROG_STATS:
+		env.prog_stats = true;
 		break;
 	case OPT_SAMPLES_OUT:
 		env.samples_out = arg;
@@ -520,6 +526,18 @@ static __u64 runs_missed(struct daxlat_bpf *skel, struct run_info *ri, bool rese
 	return since;
 }
 
+/* --prog-stats: each program's runs and run time, as text or into @w. */
+static void prog_stats_report(struct daxlat_bpf *skel, struct json_writer *w)
+{
+	struct probe_prog_stat st[64];
+	int n = probe_prog_stats(skel->obj, st, 64);
+
+	if (w)
+		probe_prog_stats_json(st, n, w);
+	else
+		probe_prog_stats_text(st, n, stdout);
+}
+
 static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			struct evstore *stacks, bool reset)
 {
@@ -622,6 +640,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			json_stack(&w, &stacks->ev[i]);
 		json_end_array(&w);
 		json_kv_uint(&w, "stacks_dropped", stacks->dropped);
+		if (env.prog_stats)
+			prog_stats_report(skel, &w);
 		json_end_object(&w);
 		if (json_finish(&w))
 			err = -EIO;
@@ -644,6 +664,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			       (unsigned long long)counters[i]);
 		printf("  %-40s %llu\n", "program runs the kernel skipped (lost events)",
 		       (unsigned long long)missed);
+		if (env.prog_stats)
+			prog_stats_report(skel, NULL);
 		if (stacks->n || stacks->dropped) {
 			printf("\n%s:\n", env.top ? "slowest faults" : "faults over the stack threshold");
 			for (size_t i = 0; i < stacks->n; i++)
@@ -947,6 +969,7 @@ int main(int argc, char **argv)
 	struct rb_ctx rbc = { .stacks = &stacks, .phases = &phases };
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct held_cmd cmd = HELD_CMD_INIT;
+	int stats_fd = -1;	/* --prog-stats: open while the statistics count */
 	int ret;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
@@ -979,6 +1002,12 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		ri.child = cmd.pid;
+	}
+	/* On before the programs attach: their first runs count too. */
+	if (env.prog_stats && (stats_fd = probe_stats_enable()) < 0) {
+		fprintf(stderr, "daxlat: --prog-stats: the kernel refused run-time statistics: %s\n",
+			strerror(-stats_fd));
+		goto cleanup;
 	}
 	ret = load_and_attach(&cfg, &skel);
 	if (ret != EXIT_OK)
@@ -1021,6 +1050,8 @@ int main(int argc, char **argv)
 
 cleanup:
 	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */
+	if (stats_fd >= 0)
+		close(stats_fd);
 	ring_buffer__free(rb);
 	detach_all();
 	daxlat_bpf__destroy(skel);

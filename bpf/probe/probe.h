@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 #include <bpf/libbpf.h>
@@ -257,5 +258,23 @@ void probe_choose_modes(const struct trace_opts *o, bool *kprobes, bool *perf_tp
 			char *why, size_t len);
 /* Runs of @obj's loaded programs the kernel skipped (recursion_misses). */
 unsigned long long probe_misses(const struct bpf_object *obj);
+
+
+/* ---- what each program costs (stats.c) -------------------------------- */
+
+struct json_writer;
+struct probe_prog_stat {
+	char name[64];
+	unsigned long long runs, run_ns, misses;	/* run_cnt, run_time_ns, recursion_misses */
+};
+/* Turn the kernel's per-program run-time statistics on for as long as the
+ * returned fd stays open; -errno when the kernel refuses. */
+int probe_stats_enable(void);
+/* The loaded programs of @obj, in object order, at most @max: their count. */
+int probe_prog_stats(const struct bpf_object *obj, struct probe_prog_stat *out, int max);
+/* A table of the programs that ran (runs, total, ns per run, missed). */
+void probe_prog_stats_text(const struct probe_prog_stat *s, int n, FILE *f);
+/* "prog_stats": [{prog, runs, run_time_ns, recursion_misses}] of every one. */
+void probe_prog_stats_json(const struct probe_prog_stat *s, int n, struct json_writer *w);
 
 #endif /* PROBE_H */

@@ -79,7 +79,7 @@ for fs in $(fs_list); do
 		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts
 done
 ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
-	stacks_and_phase_samples \
+	stacks_and_phase_samples prog_stats_per_program \
 	filter_excludes_others unfiltered_until_sigint pid_filter interval_reports_add_up \
 	sigterm_stops_command exit_status_of_command usage_error_exit_2 help_with_examples
 ktap_start
@@ -219,6 +219,15 @@ both_ok() {
 			print "phase samples " n["iomap"] " " n["fsync"] " " n["mkwrite"] " " n["handler"] ", want 64 each"; exit 1 } }' $OUT/both.txt
 }
 if why=$(both_ok); then ktap_pass stacks_and_phase_samples; else ktap_fail stacks_and_phase_samples "$why"; fi
+# --prog-stats (issue 33): each program's runs and run time as the kernel
+# counts them. The fault hook's entry and exit programs ran once per fault,
+# every program that ran has a run time.
+run prog_stats_per_program --prog-stats -- -f /mnt/ext4/pst -n 64 -s empty --sync
+PSTATS='def runs(p): [.prog_stats[] | select(.prog | test(p)) | .runs] | add // 0;
+	runs("^(fentry|kprobe)_fault$") == 64 and runs("^(fexit|kretprobe)_fault$") == 64 and
+	.counters.dax_iomap_fault == 64 and all(.prog_stats[] | select(.runs > 0); .run_time_ns > 0)'
+expect prog_stats_per_program prog_stats_per_program "$PSTATS"
+ktap_diag "$(jq -r '.prog_stats[] | select(.runs > 0) | "\(.prog): \(.runs) runs, \(.run_time_ns / .runs | floor) ns/run"' $OUT/prog_stats_per_program.json 2>/dev/null | tr '\n' ';')"
 
 # -c traces the command's processes only: a faultlat loop started outside
 # it runs meanwhile and must not be counted.
