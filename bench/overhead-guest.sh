@@ -1,32 +1,61 @@
 #!/bin/sh
-# Guest half of 'make overhead': the same faultlat run with and without
-# daxlat attached, alternating (ABBA) within one boot so drift cancels out.
+# Guest half of 'make overhead': the same faultlat run bare, under daxlat
+# and under libbpf-tools' funclatency on dax_iomap_fault (the peer a user
+# would reach for), in one boot, the order rotated every round so that a
+# drift falls on every mode alike. WARMUP rounds come first and are marked
+# (the host leaves them out of the medians and shows them per round).
 # One line per run: "R SCENARIO MODE ROUND MEDIAN_NS AVG_NS FAULTS".
 . /suite/vm/guest/lib.sh
 bench_start overhead ext4
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
+MODES="plain daxlat funclatency"
+
+# funclatency's kretprobe on dax_iomap_fault is registered (its "Tracing"
+# line stays in stdio's buffer when stdout is a file).
+kretprobe_on() {
+	i=0
+	while [ $i -lt 300 ]; do
+		grep -q " r  *dax_iomap_fault+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
 
 measure() { # SCENARIO MODE ROUND ARGS...
 	scen=$1 mode=$2 round=$3; shift 3
-	if [ "$mode" = traced ]; then
+	case $mode in
+	daxlat)
 		daxlat --json -c "faultlat $* --json-out /tmp/o.json >/dev/null" >/tmp/k.json 2>/tmp/e ||
 			fail "daxlat: $(head -n 1 /tmp/e)"
 		# A traced run that missed its faults would measure nothing.
 		jq -e '.counters.dax_iomap_fault > 0' /tmp/k.json >/dev/null || fail "daxlat saw no faults"
-	else
+		;;
+	funclatency)
+		funclatency -u dax_iomap_fault >/tmp/fl.txt 2>/tmp/fl.err &
+		flpid=$!
+		kretprobe_on || { kill -INT $flpid; fail "funclatency did not attach: $(head -n 1 /tmp/fl.err)"; }
+		faultlat "$@" --json-out /tmp/o.json >/dev/null 2>/tmp/e || { kill -INT $flpid; fail "faultlat: $(head -n 1 /tmp/e)"; }
+		kill -INT $flpid
+		wait $flpid || fail "funclatency exit $?: $(head -n 1 /tmp/fl.err)"
+		n=$(awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' /tmp/fl.txt)
+		[ "$n" -ge "$(jq .faults /tmp/o.json)" ] || fail "funclatency counted $n faults, faultlat made $(jq .faults /tmp/o.json)"
+		;;
+	*)
 		faultlat "$@" --json-out /tmp/o.json >/dev/null 2>/tmp/e || fail "faultlat: $(head -n 1 /tmp/e)"
-	fi
+		;;
+	esac
 	jq -r --arg s "$scen" --arg m "$mode" --arg r "$round" '"R \($s) \($m) \($r) \(.median) \(.avg) \(.faults)"' /tmp/o.json
 }
 
 for scen in $SCENARIOS; do
 	set -- -n "$PAGES" $(scenario_args "$scen") -f /mnt/ext4/bench
-	round=1
+	round=$((1 - WARMUP))	# rounds <= 0 are the warm-up
 	while [ $round -le "$ROUNDS" ]; do
-		if [ $((round % 2)) = 1 ]; then first=plain second=traced; else first=traced second=plain; fi
-		measure "$scen" $first $round "$@"
-		measure "$scen" $second $round "$@"
+		# plain daxlat funclatency, daxlat funclatency plain, ...
+		shift_by=$(( (round + WARMUP) % 3 )) order=$MODES
+		while [ $shift_by -gt 0 ]; do order="${order#* } ${order%% *}"; shift_by=$((shift_by - 1)); done
+		for mode in $order; do measure "$scen" $mode $round "$@"; done
 		round=$((round + 1))
 	done
 done

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Host half of 'make overhead': per scenario, the median of the per-run fault
-# medians with daxlat attached and without, their ratio, and the spread.
+# medians bare, under daxlat and under funclatency (its peer), what each adds
+# per fault, and in instruction-counted time (MEASURE=icount, the default)
+# the guest instructions that is; then every round's medians in order, the
+# warm-up rounds first, so that a drift shows.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER
-# PAGES ROUNDS SCENARIOS
+# PAGES ROUNDS WARMUP SCENARIOS MEASURE ICOUNT
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
@@ -10,41 +13,63 @@ cd "${here%/bench}"
 suite_lib=lib
 . lib/scenarios.sh
 
+WARMUP=${WARMUP:-2} MEASURE=${MEASURE:-icount}
 need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" || exit 2
+case $WARMUP in '' | *[!0-9]*) echo "OVERHEAD_WARMUP=$WARMUP: must be a number of rounds" >&2; exit 2 ;; esac
+# One guest instruction is 2^shift ns of guest time under -icount.
+case $MEASURE in
+icount)
+	export ICOUNT
+	shift_n=$(echo "$ICOUNT" | sed -n 's/.*shift=\([0-9]*\).*/\1/p')
+	[ -n "$shift_n" ] || { echo "ICOUNT=$ICOUNT: no shift=N (make overhead needs it to count instructions)" >&2; exit 2; }
+	ns_per_insn=$((1 << shift_n)) ;;
+wall) unset ICOUNT; ns_per_insn=0 ;;
+*) echo "MEASURE=$MEASURE: must be icount or wall" >&2; exit 2 ;;
+esac
 SCENARIOS=${SCENARIOS:-$(scenarios overhead | tr '\n' ' ')}
 for s in $SCENARIOS; do
 	scenario_known "$s" ||
 		{ echo "OVERHEAD_SCENARIOS: unknown scenario '$s' (the names in bench/scenarios.txt)" >&2; exit 2; }
 done
-echo "overhead: $ROUNDS rounds x (plain, daxlat) of $PAGES faults on ext4: $SCENARIOS"
-bench_run overhead bench/overhead-guest.sh $((2 * ROUNDS * $(echo $SCENARIOS | wc -w))) PAGES ROUNDS SCENARIOS
+echo "overhead: $WARMUP warm-up + $ROUNDS rounds x (bare, daxlat, funclatency) of $PAGES faults on ext4, measure $MEASURE: $SCENARIOS"
+bench_run overhead bench/overhead-guest.sh $((3 * (ROUNDS + WARMUP) * $(echo $SCENARIOS | wc -w))) \
+	PAGES ROUNDS WARMUP SCENARIOS
 grep '^R ' "$work/vm/results.txt" >"$run/runs.txt" || { echo "overhead: no results" >&2; exit 1; }
-label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, $(sed -n 's/^guest_cpu=//p' "$run/meta.txt"), rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
+echo "measure=$MEASURE${ICOUNT:+ icount=$ICOUNT}" >>"$run/meta.txt"
+label="$(sed -n 's/^kernel=//p' "$run/meta.txt"), $ACCEL, measure $MEASURE, $(sed -n 's/^guest_cpu=//p' "$run/meta.txt"), rev $(sed -n 's/^git_revision=//p' "$run/meta.txt")"
 
-# median of a sorted column, min and max
-awk -v label="$label" -v json="$run/overhead.json" '
-	{ v[$2, $3, ++n[$2, $3]] = $5; if (!($2 in seen)) { seen[$2] = 1; order[++ns] = $2 } }
+awk -v label="$label" -v json="$run/overhead.json" -v npi="$ns_per_insn" '
+	$4 > 0 { v[$2, $3, ++n[$2, $3]] = $5 }
+	{ if (!($2 in seen)) { seen[$2] = 1; order[++ns] = $2 }
+	  if (!(($2, $4) in rs)) { rs[$2, $4] = 1; rounds[$2, ++nr[$2]] = $4 }
+	  per[$2, $3, $4] = $5 }
 	function med(s, m,   k, i, j, t, a) {
 		k = n[s, m]
 		for (i = 1; i <= k; i++) a[i] = v[s, m, i]
 		for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
-		lo = a[1]; hi = a[k]
 		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
 	}
+	function added(d) { return npi ? sprintf("%+9.1f us %+7.0f insns", d / 1000, d / npi) : sprintf("%+9.1f us", d / 1000) }
 	END {
-		printf "daxlat overhead, %s\n", label
-		printf "  %-24s %6s %14s %20s %14s %20s %8s %9s\n", "scenario", "rounds", "plain median", "(min..max)", "traced median", "(min..max)", "ratio", "overhead"
-		printf "{\"label\": \"%s\", \"scenarios\": [", label > json
+		printf "Tracer cost per fault, %s (median of the per-run medians; warm-up rounds left out)\n", label
+		printf "  %-22s %6s %11s %-30s %-30s %s\n", "scenario", "rounds", "bare", "+ funclatency", "+ daxlat", "daxlat / funclatency"
+		printf "{\"label\": \"%s\", \"ns_per_instruction\": %d, \"scenarios\": [", label, npi > json
 		for (i = 1; i <= ns; i++) {
-			s = order[i]
-			p = med(s, "plain"); plo = lo; phi = hi
-			t = med(s, "traced"); tlo = lo; thi = hi
-			printf "  %-24s %6d %11.1f us %9.1f..%-9.1f %11.1f us %9.1f..%-9.1f %7.4fx %+8.2f%%\n", s, n[s, "plain"],
-				p / 1000, plo / 1000, phi / 1000, t / 1000, tlo / 1000, thi / 1000, t / p, (t / p - 1) * 100
-			printf "%s{\"scenario\": \"%s\", \"rounds\": %d, \"plain_median_ns\": %d, \"traced_median_ns\": %d, \"ratio\": %.4f}", \
-				(i > 1 ? ", " : ""), s, n[s, "plain"], p, t, t / p > json
+			s = order[i]; p = med(s, "plain"); d = med(s, "daxlat"); f = med(s, "funclatency")
+			printf "  %-22s %6d %8.1f us %-30s %-30s %s\n", s, n[s, "plain"], p / 1000, added(f - p), added(d - p),
+				(f > p ? sprintf("%.2f", (d - p) / (f - p)) : "-")
+			printf "%s{\"scenario\": \"%s\", \"rounds\": %d, \"bare_median_ns\": %d, \"daxlat_median_ns\": %d, \"funclatency_median_ns\": %d, \"daxlat_added_ns\": %d, \"funclatency_added_ns\": %d%s}", \
+				(i > 1 ? ", " : ""), s, n[s, "plain"], p, d, f, d - p, f - p, \
+				(npi ? sprintf(", \"daxlat_added_insns\": %d, \"funclatency_added_insns\": %d", (d - p) / npi, (f - p) / npi) : "") > json
 		}
 		print "]}" > json
-		print "  (per run: the median of its per-fault latencies; per mode: the median of those medians)"
+		print ""
+		print "Per round, in order (rounds <= 0: warm-up), median us bare / funclatency / daxlat:"
+		for (i = 1; i <= ns; i++) {
+			s = order[i]; line = sprintf("  %-22s", s)
+			for (r = 1; r <= nr[s]; r++) { k = rounds[s, r]
+				line = line sprintf(" %s:%.1f/%.1f/%.1f", k, per[s, "plain", k] / 1000, per[s, "funclatency", k] / 1000, per[s, "daxlat", k] / 1000) }
+			print line
+		}
 	}' "$run/runs.txt" | tee "$run/overhead.txt"
 echo "overhead: results in $run"
