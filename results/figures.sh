@@ -272,6 +272,22 @@ fig_clients_fio() {
 	source_line "$1" "From"
 }
 
+
+# make reproduce's real clients (results/extra-tables.sh's clients table):
+# what PMDK and fio decided, their per-operation latency, and their time in
+# synchronous faults, per filesystem.
+fig_reproduce_clients() {
+	j=$(sh results/extra-tables.sh --json "$1") || die "$1: extra-tables refused it"
+	echo "$j" | jq -e '.clients | length > 0' >/dev/null || die "$1: no real clients (a run from before them, or EXTRA=0)"
+	echo "| fs | client | decided | operations | median µs | p99 µs | sync write faults | NEEDDSYNC | in sync faults, ms | share of wall |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "$j" | jq -r '.clients | sort_by(.fs, .client)[] |
+		"| \(.fs) | \(.client) | \(.decided) | \(.ops) | \(.median_ns / 100 | round / 10) | \(.p99_ns / 100 | round / 10) | \(.sync_write_faults) | \(.needdsync) | \(.sync_fault_us / 100 | round / 10) | \(if .wall_s > 0 then (.sync_fault_us / .wall_s / 1000 | round / 10 | tostring) + " %" else "-" end) |"'
+	echo
+	echo "PMDK: pmemobj-array, 1000 transactions in 4 threads, with MAP_SYNC and with it refused (\`--no-map-sync\`); fio 3.33: 511 random 4 KiB writes to a 511-page file. Each run under daxlat; the share is the synchronous faults' time in the fs handler (threads summed) over the run's wall time. $(label "$1")."
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"

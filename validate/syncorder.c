@@ -38,6 +38,7 @@ static struct env {
 	long duration;
 	const char *json_out;
 	long details;
+	bool prog_stats;	/* --prog-stats */
 } env = { .details = 5 };
 
 const char *argp_program_version = "syncorder 1";
@@ -47,7 +48,7 @@ static const char doc[] =
 "writable PTE/PMD before the fault's block-mapping metadata is committed.\n"
 "\n"
 "USAGE: syncorder [-c CMD | -p PID | -d SECONDS] [--json] [--json-out FILE]\n"
-"                 [--kprobes | --fentry] [--raw-tp] [--details N] [-v]\n"
+"                 [--kprobes | --fentry] [--raw-tp] [--details N] [--prog-stats] [-v]\n"
 "\n"
 "EXAMPLES:\n"
 "    syncorder -c 'faultlat -f /mnt/ext4/f -S -n 512 >/dev/null'\n"
@@ -64,7 +65,7 @@ static const char doc[] =
 "the command ended (the command is stopped too). The command's output shares\n"
 "stdout: redirect it inside CMD.";
 
-enum { OPT_JSON_OUT = OPT_TOOL, OPT_DETAILS };
+enum { OPT_JSON_OUT = OPT_TOOL, OPT_DETAILS, OPT_PROG_STATS };
 
 static const struct argp_option opts[] = {
 	{ "command", 'c', "CMD", 0, "Run CMD with sh -c once the probes are attached; check it and its children; stop when it exits", 0 },
@@ -78,6 +79,7 @@ static const struct argp_option opts[] = {
 	  "kernel skip the next one)", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "Use raw tracepoints, not tp_btf", 0 },
 	{ "details", OPT_DETAILS, "N", 0, "Violations printed in full in the KTAP output (default 5; JSON keeps up to 64)", 0 },
+	{ "prog-stats", OPT_PROG_STATS, NULL, 0, "Also report what each BPF program costs: runs and run time as the kernel counts them", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output and probe decisions on stderr", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{ 0 },
@@ -90,6 +92,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'd':
 		env.duration = argp_parse_long(arg, "duration", 1, 86400L * 365, state);
+		break;
+	case OPT_PROG_STATS:
+		env.prog_stats = true;
 		break;
 	case OPT_JSON_OUT:
 		env.json_out = arg;
@@ -182,6 +187,8 @@ struct run {
 	char attach_why[256];	/* kprobes or fentry, which tracepoints, and why */
 	unsigned long long counters[SO_C_NR];
 	unsigned long long misses;	/* program runs the kernel skipped */
+	struct probe_prog_stat stats[64];	/* --prog-stats */
+	int nstats;
 };
 
 static bool is_protocol(enum sc_kind k)
@@ -344,6 +351,10 @@ static int print_ktap(const struct sc_checker *c, const struct run *ri)
 	probe_summary(&probes, buf, sizeof(buf));
 	ktap_diag(&k, "probes: %s", buf);
 	ktap_diag(&k, "attach: %s", ri->attach_why);
+	for (int i = 0; i < ri->nstats; i++)
+		if (ri->stats[i].runs)
+			ktap_diag(&k, "program %s: %llu runs, %llu ns per run (kernel run-time statistics)",
+				  ri->stats[i].name, ri->stats[i].runs, ri->stats[i].run_ns / ri->stats[i].runs);
 	if (!ri->loaded || !ri->probes_ok) {
 		ktap_untraced(&k, ri);
 	} else {
@@ -490,6 +501,8 @@ static int write_json(FILE *out, const struct sc_checker *c, const struct run *r
 	}
 	json_end_array(&w);
 	json_kv_uint(&w, "reports_not_kept", c->reports_dropped);
+	if (env.prog_stats)
+		probe_prog_stats_json(ri->stats, ri->nstats, &w);
 	json_end_object(&w);
 	return json_finish(&w);
 }
@@ -695,6 +708,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct held_cmd cmd = HELD_CMD_INIT;
 	int ret = EXIT_RUNTIME;
+	int stats_fd = -1;	/* --prog-stats: open while the statistics count */
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_USAGE;
@@ -720,6 +734,11 @@ int main(int argc, char **argv)
 			}
 			ri.child = cmd.pid;
 		}
+		if (env.prog_stats && (stats_fd = probe_stats_enable()) < 0) {
+			fprintf(stderr, "syncorder: --prog-stats: the kernel refused run-time statistics: %s\n",
+				strerror(-stats_fd));
+			goto cleanup;
+		}
 		load_and_attach(&ri, &cfg, chk, &skel);
 	}
 	if (ri.loaded && ri.probes_ok) {
@@ -740,6 +759,8 @@ int main(int argc, char **argv)
 	if (skel) {
 		memcpy(ri.counters, (const void *)skel->bss->counters, sizeof(ri.counters));
 		ri.misses = probe_misses(skel->obj);
+		if (env.prog_stats)
+			ri.nstats = probe_prog_stats(skel->obj, ri.stats, 64);
 	}
 	if (ri.loaded) {
 		sc_set_drops(chk, ri.counters[SO_C_DROPS]);
@@ -752,6 +773,8 @@ cleanup:
 	ret = held_cmd_stopped_status(&cmd, exiting, ret);
 	held_cmd_cleanup(&cmd);
 	verbose("cleanup");
+	if (stats_fd >= 0)
+		close(stats_fd);
 	ring_buffer__free(rb);
 	detach_all();
 	syncorder_bpf__destroy(skel);

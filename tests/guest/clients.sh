@@ -157,23 +157,13 @@ syncorder_clean() {
 		{ echo "pmemobj-array: $(head -c 200 $OUT/so.out)"; return 1; }
 }
 
-# kprobe_attached FUNC: funclatency's kretprobe on FUNC is registered
-# (its "Tracing" line stays in stdio's buffer when stdout is a file).
-kprobe_attached() {
-	i=0
-	while [ $i -lt 300 ]; do
-		grep -q " r  *$1+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
-
 # funclatency_vs_daxlat FS: funclatency -u dax_iomap_fault around a
 # faultlat run that daxlat traces: both count the same faults.
 funclatency_vs_daxlat() {
 	funclatency -u dax_iomap_fault >$OUT/fl-$1.txt 2>$OUT/fl-$1.err &
 	_fl=$!
-	kprobe_attached dax_iomap_fault || { kill -INT $_fl; wait $_fl; echo "funclatency did not attach: $(head -c 300 $OUT/fl-$1.err)"; return 1; }
+	_how=$(tracer_attached $_fl dax_iomap_fault) ||
+		{ kill -INT $_fl; wait $_fl; echo "funclatency did not attach (no kretprobe, no BPF links): $(head -c 300 $OUT/fl-$1.err)"; return 1; }
 	daxlat -c "faultlat -f /mnt/$1/fl -n $PAGES $(scenario_args empty-none-sync) >/dev/null" >$OUT/dl-$1.txt 2>$OUT/dl-$1.err
 	_drc=$?
 	kill -INT $_fl; wait $_fl
@@ -181,7 +171,7 @@ funclatency_vs_daxlat() {
 	[ $_drc = 0 ] && [ $_frc = 0 ] || { echo "daxlat exit $_drc, funclatency exit $_frc: $(head -c 200 $OUT/dl-$1.err) $(head -c 200 $OUT/fl-$1.err)"; return 1; }
 	_f=$(awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' $OUT/fl-$1.txt)
 	_d=$(awk '/^  dax_iomap_fault calls/ { print $NF }' $OUT/dl-$1.txt)
-	ktap_diag "$1 funclatency dax_iomap_fault (usecs), count $_f:"
+	ktap_diag "$1 funclatency dax_iomap_fault (usecs, attached by $_how), count $_f:"
 	ktap_diag "$(grep -E 'usecs|->' $OUT/fl-$1.txt)"
 	ktap_diag "$1 daxlat (usecs), dax_iomap_fault calls $_d:"
 	ktap_diag "$(awk '/^dax_iomap_fault: / { on = 1 } on { print } on && /^count=/ { on = 0 }' $OUT/dl-$1.txt | grep -v '^min=\|^[0-9]* - [0-9]* us:')"

@@ -65,7 +65,7 @@ while IFS='|' read -r mode kind text list; do
 	for s in $list; do ktap_plan "$(test_name "mutant_$mode" "$s")"; done
 done </tmp/mutants
 ktap_plan clean_after_rmmod syncorder_pid_attach_mid_fault syncorder_sigterm_stops_command \
-	ext4_fast_commit_refused
+	ext4_fast_commit_refused syncorder_prog_stats
 ktap_start
 
 # jqv FILE EXPR: one number from a JSON file, 0 when missing.
@@ -325,6 +325,21 @@ if mkfs.ext4 -F -q -b 4096 -O fast_commit /dev/pmem0 && fs_mount ext4 /dev/pmem0
 	fi
 else
 	ktap_fail ext4_fast_commit_refused "mkfs.ext4 -O fast_commit / mount failed"
+fi
+
+# --prog-stats (issue 33), on xfs (ext4 has fast_commit now): what each of
+# the checker's programs costs, as the kernel counts it; the fault hook's
+# entry and exit ran once per fault.
+syncorder --prog-stats --json-out /tmp/ps.json -c "faultlat -f /mnt/xfs/ps -n 64 -s empty --sync >/dev/null" >/tmp/ps.tap 2>/tmp/ps.err
+rc=$?
+if [ $rc = 0 ] && jq -e 'def runs(p): [.prog_stats[] | select(.prog | test(p)) | .runs] | add // 0;
+	runs("^(fentry|kprobe)_fault$") == 64 and runs("^(fexit|kretprobe)_fault$") == 64 and .counts.checked == 64 and
+	all(.prog_stats[] | select(.runs > 0); .run_time_ns > 0)' /tmp/ps.json >/dev/null &&
+	grep -q '^# program .*: 64 runs, [0-9]* ns per run' /tmp/ps.tap; then
+	ktap_diag "$(jq -r '"\([.prog_stats[] | select(.runs > 0)] | length) programs ran for 64 synchronous xfs faults: \([.prog_stats[].runs] | add) runs"' /tmp/ps.json)"
+	ktap_pass syncorder_prog_stats
+else
+	ktap_fail syncorder_prog_stats "exit $rc: $(head -c 200 /tmp/ps.err) $(jq -c '[.prog_stats[]? | select(.runs > 0) | [.prog, .runs]]' /tmp/ps.json 2>&1 | head -c 300)"
 fi
 
 # ---- known kernel bugs (validate/known-bugs.txt) ---------------------------------

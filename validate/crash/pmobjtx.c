@@ -47,6 +47,7 @@
 #include "json.h"
 #include "pmdk_shim.h"
 #include "pmpattern.h"
+#include "pmverdict.h"
 
 #define TOOL		"pmobjtx"
 #define LAYOUT		"pmobjtx"
@@ -55,7 +56,6 @@
 #define OBJ_TYPE	1
 #define POOL_SIZE	(16ULL << 20)
 #define MAX_TX		65536
-#define MAX_LABELS	16
 
 /* The root: who wrote the pool (as pmwrite's FILE.ident), then the data. */
 struct root {
@@ -71,8 +71,7 @@ static struct env {
 	bool replace, hold, no_map_sync, no_dax_check, verify, json;
 	bool crash_set, recorded_set;
 	uint64_t crash_after, recorded;
-	const char *label_keys[MAX_LABELS], *label_values[MAX_LABELS];
-	int nlabels;
+	struct pmv_labels labels;	/* -L */
 } env = { .id = PMP_IDENT_DEFAULT };
 
 /* ---- command line ---- */
@@ -119,17 +118,6 @@ static const struct argp_option opts[] = {
 	{ 0 },
 };
 
-static void add_label(char *arg)
-{
-	char *eq = strchr(arg, '=');
-
-	if (!eq || eq == arg || env.nlabels == MAX_LABELS)
-		cli_usage_error("invalid --label '%s' (KEY=VALUE, at most %d)", arg, MAX_LABELS);
-	*eq = '\0';
-	env.label_keys[env.nlabels] = arg;
-	env.label_values[env.nlabels++] = eq + 1;
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	if (pmp_ident_option(&env.id, key, arg))
@@ -144,7 +132,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_HOLD: env.hold = true; break;
 	case OPT_VERIFY: env.verify = true; break;
 	case 'j': env.json = true; break;
-	case 'L': add_label(arg); break;
+	case 'L': pmv_label_add(&env.labels, arg); break;
 	case OPT_CRASH_AFTER:
 		if (!cli_parse_u64(arg, 0, 0, PMP_MAX_PAGES, &env.crash_after))
 			cli_usage_error("invalid --crash-after '%s'", arg);
@@ -436,20 +424,7 @@ static int print_verdict(const struct verdict *v)
 		return fflush(stdout) ? cli_fail_errno(errno, "write stdout") : 0;
 	}
 	json_init(&jw, stdout);
-	json_begin_object(&jw);
-	json_kv_string(&jw, "tool", TOOL);
-	json_kv_uint(&jw, "version", JSON_VERSION);
-	json_key(&jw, "labels");
-	json_begin_object(&jw);
-	for (int i = 0; i < env.nlabels; i++)
-		json_kv_string(&jw, env.label_keys[i], env.label_values[i]);
-	json_end_object(&jw);
-	json_kv_string(&jw, "file", env.path);
-	json_kv_uint(&jw, "seed", env.id.seed);
-	json_kv_uint(&jw, "generation", env.id.generation);
-	json_kv_uint(&jw, "writer", env.id.writer);
-	json_kv_uint(&jw, "pages", env.id.pages);
-	json_kv_uint(&jw, "recorded", env.recorded);
+	pmv_json_head(&jw, TOOL, JSON_VERSION, &env.labels, env.path, &env.id, env.recorded);
 	json_kv_bool(&jw, "file_exists", v->file_exists);
 	json_kv_string(&jw, "pool_check", v->file_exists ? check_name(v->check) : "nofile");
 	json_kv_bool(&jw, "pool_opened", v->opened);

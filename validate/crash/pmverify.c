@@ -28,10 +28,10 @@
 #include "exitcodes.h"
 #include "json.h"
 #include "pmpattern.h"
+#include "pmverdict.h"
 
 #define TOOL		"pmverify"
 #define JSON_VERSION	1
-#define MAX_LABELS	16
 #define MAX_LISTED	16
 
 static struct env {
@@ -41,9 +41,7 @@ static struct env {
 	bool recorded_set;
 	bool json;
 	bool verbose;
-	const char *label_keys[MAX_LABELS];
-	const char *label_values[MAX_LABELS];
-	int nlabels;
+	struct pmv_labels labels;	/* -L */
 } env = {
 	.id = PMP_IDENT_DEFAULT,
 };
@@ -96,8 +94,6 @@ static const struct argp_option opts[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	char *eq;
-
 	if (pmp_ident_option(&env.id, key, arg))
 		return 0;
 	switch (key) {
@@ -113,14 +109,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.json = true;
 		break;
 	case 'L':
-		eq = strchr(arg, '=');
-		if (!eq || eq == arg)
-			cli_usage_error("invalid --label '%s' (KEY=VALUE)", arg);
-		if (env.nlabels == MAX_LABELS)
-			cli_usage_error("more than %d --label", MAX_LABELS);
-		*eq = '\0';
-		env.label_keys[env.nlabels] = arg;
-		env.label_values[env.nlabels++] = eq + 1;
+		pmv_label_add(&env.labels, arg);
 		break;
 	case 'v':
 		env.verbose = true;
@@ -298,20 +287,7 @@ static int print_json(const struct result *res)
 	struct json_writer w;
 
 	json_init(&w, stdout);
-	json_begin_object(&w);
-	json_kv_string(&w, "tool", TOOL);
-	json_kv_uint(&w, "version", JSON_VERSION);
-	json_key(&w, "labels");
-	json_begin_object(&w);
-	for (int i = 0; i < env.nlabels; i++)
-		json_kv_string(&w, env.label_keys[i], env.label_values[i]);
-	json_end_object(&w);
-	json_kv_string(&w, "file", env.path);
-	json_kv_uint(&w, "seed", env.id.seed);
-	json_kv_uint(&w, "generation", env.id.generation);
-	json_kv_uint(&w, "writer", env.id.writer);
-	json_kv_uint(&w, "pages", env.id.pages);
-	json_kv_uint(&w, "recorded", env.recorded);
+	pmv_json_head(&w, TOOL, JSON_VERSION, &env.labels, env.path, &env.id, env.recorded);
 	json_kv_bool(&w, "file_exists", res->file_exists);
 	json_kv_uint(&w, "file_size", res->file_size);
 	json_kv_uint(&w, "verified", res->before[PMP_OK]);

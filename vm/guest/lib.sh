@@ -141,3 +141,19 @@ fio_unpack() {
 	fio --version >"$1/fio.version" 2>&1 || { echo "fio --version: $(head -c 300 "$1/fio.version")"; return 1; }
 	echo "$(cat "$1/fio.version"): $_kb KiB archive unpacked in $(awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.1f", b - a }') s"
 }
+
+# tracer_attached PID FUNC: wait (30 s at most) until a tracer (libbpf-tools'
+# funclatency) is on FUNC: a kretprobe on it registered, or, where the
+# tool takes fentry/fexit instead (newer kernels), two BPF links held by
+# PID. Prints how ("kprobe" or "fentry"); status 1 if neither came. The
+# tool's own "Tracing" line cannot say: it stays in stdio's buffer when
+# stdout is a file.
+tracer_attached() {
+	_i=0
+	while [ $_i -lt 300 ]; do
+		if grep -q " r  *$2+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null; then echo kprobe; return 0; fi
+		if [ "$(cat /proc/"$1"/fdinfo/* 2>/dev/null | grep -c '^link_type:')" -ge 2 ]; then echo fentry; return 0; fi
+		sleep 0.1; _i=$((_i + 1))
+	done
+	return 1
+}
