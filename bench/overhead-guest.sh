@@ -11,17 +11,6 @@ guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
 MODES="plain daxlat funclatency"
 
-# funclatency's kretprobe on dax_iomap_fault is registered (its "Tracing"
-# line stays in stdio's buffer when stdout is a file).
-kretprobe_on() {
-	i=0
-	while [ $i -lt 300 ]; do
-		grep -q " r  *dax_iomap_fault+0x0" /sys/kernel/debug/kprobes/list 2>/dev/null && return 0
-		sleep 0.1; i=$((i + 1))
-	done
-	return 1
-}
-
 measure() { # SCENARIO MODE ROUND ARGS...
 	scen=$1 mode=$2 round=$3; shift 3
 	case $mode in
@@ -34,7 +23,7 @@ measure() { # SCENARIO MODE ROUND ARGS...
 	funclatency)
 		funclatency -u dax_iomap_fault >/tmp/fl.txt 2>/tmp/fl.err &
 		flpid=$!
-		kretprobe_on || { kill -INT $flpid; fail "funclatency did not attach: $(head -n 1 /tmp/fl.err)"; }
+		tracer_attached $flpid dax_iomap_fault >/dev/null || { kill -INT $flpid; fail "funclatency did not attach: $(head -n 1 /tmp/fl.err)"; }
 		faultlat "$@" --json-out /tmp/o.json >/dev/null 2>/tmp/e || { kill -INT $flpid; fail "faultlat: $(head -n 1 /tmp/e)"; }
 		kill -INT $flpid
 		wait $flpid || fail "funclatency exit $?: $(head -n 1 /tmp/fl.err)"
