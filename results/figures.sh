@@ -288,6 +288,28 @@ fig_reproduce_clients() {
 	source_line "$1" "From"
 }
 
+
+# make overhead (bench/overhead.sh): what each tracer adds per fault, in
+# instruction-counted time, and the bare runs round by round (the drift).
+fig_overhead() {
+	j=$1/overhead.json
+	[ -f "$j" ] && jq -e '.scenarios[0].funclatency_added_ns' "$j" >/dev/null 2>&1 ||
+		die "$1: no overhead.json with the peers (make overhead)"
+	echo "| scenario | bare µs | + funclatency | + daxlat | daxlat / funclatency |"
+	echo "|---|---|---|---|---|"
+	jq -r '.ns_per_instruction as $n | .scenarios[] |
+		def cost(ns): "+\(ns / 100 | round / 10) µs" + (if $n > 0 then " (\(ns / $n | round) insns)" else "" end);
+		"| \(.scenario) | \(.bare_median_ns / 100 | round / 10) | \(cost(.funclatency_added_ns)) | \(cost(.daxlat_added_ns)) | \(if .funclatency_added_ns > 0 then (.daxlat_added_ns / .funclatency_added_ns * 100 | round / 100 | tostring) else "-" end) |"' "$j"
+	echo
+	echo "Bare median per round, µs, in order (rounds ≤ 0 are the warm-up, left out above):"
+	echo
+	awk '$3 == "plain" { r[$2] = r[$2] sprintf(" %s: %.1f;", $4, $5 / 1000); if (!($2 in s)) { s[$2] = 1; o[++n] = $2 } }
+		END { for (i = 1; i <= n; i++) { sub(/;$/, "", r[o[i]]); printf "- %s:%s\n", o[i], r[o[i]] } }' "$1/runs.txt"
+	echo
+	echo "Median of the per-run medians of $(jq -r '.scenarios[0].rounds' "$j") rounds of 256 faults each, bare, under funclatency and under daxlat in one boot, the order rotated every round; $(jq -r .ns_per_instruction "$j") ns of guest time per instruction (QEMU -icount). $(label "$1")."
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"
