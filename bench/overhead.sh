@@ -13,7 +13,7 @@ cd "${here%/bench}"
 suite_lib=lib
 . lib/scenarios.sh
 
-WARMUP=${WARMUP:-2} MEASURE=${MEASURE:-icount}
+WARMUP=${WARMUP:-2} MEASURE=${MEASURE:-icount} ICOUNT=${ICOUNT:-shift=4,sleep=off,align=off}
 need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" || exit 2
 case $WARMUP in '' | *[!0-9]*) echo "OVERHEAD_WARMUP=$WARMUP: must be a number of rounds" >&2; exit 2 ;; esac
 # One guest instruction is 2^shift ns of guest time under -icount.

@@ -50,6 +50,8 @@ ktap_check reproduce_accel_bogus refused ACCEL=bogus -- bench/reproduce.sh "ACCE
 ktap_check overhead_rounds_bad refused ROUNDS=abc -- bench/overhead.sh "ROUNDS=abc: must be a whole number of at least 1"
 ktap_check overhead_scenario_bad refused SCENARIOS=bogus -- bench/overhead.sh \
 	"OVERHEAD_SCENARIOS: unknown scenario 'bogus' (the names in bench/scenarios.txt)"
+ktap_check overhead_warmup_bad refused WARMUP=x -- bench/overhead.sh "OVERHEAD_WARMUP=x: must be a number of rounds"
+ktap_check overhead_measure_bad refused MEASURE=cpu -- bench/overhead.sh "MEASURE=cpu: must be icount or wall"
 
 # make with a kernel that is not there: one line, nothing built or booted.
 no_kernel() {
