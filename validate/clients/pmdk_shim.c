@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mmap() and msync() of the process, PMDK's included (pmdk_shim.h). */
+/* mmap() and msync() of the process, PMDK's included; the pool every PMDK
+ * client makes (pmdk_shim.h). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 
 #include "cli.h"
@@ -109,4 +113,24 @@ int pmdk_shim_decision(const void *addr, const char *path, bool *map_sync, bool 
 		return cli_fail(EXIT_RUNTIME, "%s: no file mapping holds the pool at %p", path, addr);
 	*map_sync = flags & MAP_SYNC;
 	return mapsync_vm_sync((void *)start, vm_sync, NULL, 0);
+}
+
+int pmdk_fail(const char *what, const char *path)
+{
+	int err = errno ? errno : EIO;
+	const char *msg = pmemobj_errormsg();
+
+	return cli_fail(cli_exit_code(err), "%s %s: %s", what, path, msg && *msg ? msg : strerror(err));
+}
+
+int pmdk_pool_create(const char *path, const char *layout, int fd, uint64_t size, PMEMobjpool **pop)
+{
+	int err = posix_fallocate(fd, 0, (off_t)size);
+
+	close(fd);
+	if (err)
+		return cli_fail_errno(err, "fallocate %s", path);
+	if (!(*pop = pmemobj_create(path, layout, 0, 0)))
+		return pmdk_fail("pmemobj_create", path);
+	return 0;
 }

@@ -4,12 +4,16 @@
  * object defines mmap() and msync(); the executable's definitions come first
  * for the libraries' calls too, so every mapping PMDK makes and every msync
  * of its flush path passes through here (release builds of PMDK log
- * nothing). Linked into the suite's PMDK clients (pmemobj-array, pmobjtx).
+ * nothing). Linked into the suite's PMDK clients (pmemobj-array, pmobjtx),
+ * which also make their pools and report PMDK's failures alike through it.
  */
 #ifndef SUITE_PMDK_SHIM_H
 #define SUITE_PMDK_SHIM_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include <libpmemobj.h>
 
 /*
  * Set before PMDK maps the pool: an mmap asking for MAP_SYNC then fails
@@ -28,5 +32,17 @@ unsigned long pmdk_shim_msyncs(void);
  * already reported on stderr).
  */
 int pmdk_shim_decision(const void *addr, const char *path, bool *map_sync, bool *vm_sync);
+
+/*
+ * What every PMDK client does to make its pool: fallocate the file it just
+ * created (@fd, closed here), as pmemobj_create does for a file it creates
+ * itself, then pmemobj_create on it (size 0: the file as it is). Returns 0,
+ * or an exit code with the failure reported (PMDK's own message named).
+ */
+int pmdk_pool_create(const char *path, const char *layout, int fd, uint64_t size, PMEMobjpool **pop);
+
+/* Report the failure of PMDK call @what on @path (pmemobj_errormsg, else
+ * errno): its exit code. */
+int pmdk_fail(const char *what, const char *path);
 
 #endif /* SUITE_PMDK_SHIM_H */

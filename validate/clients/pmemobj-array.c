@@ -153,17 +153,7 @@ static struct {
 	unsigned long tx_msyncs;	/* msync calls while the transactions ran */
 } run;
 
-static int pmdk_fail(const char *what)
-{
-	int err = errno ? errno : EIO;
-	const char *msg = pmemobj_errormsg();
-
-	return cli_fail(cli_exit_code(err), "%s %s: %s", what, env.path,
-			msg && *msg ? msg : strerror(err));
-}
-
-/* FILE afresh and fallocated, then the pool in it (pmemobj_create with size
- * 0 takes the file as it is). */
+/* FILE afresh, then the pool in it. */
 static int create_pool(void)
 {
 	int fd, err;
@@ -171,13 +161,7 @@ static int create_pool(void)
 	if ((err = cli_target_create(env.path, env.replace, &fd)))
 		return err;
 	run.created = true;
-	err = posix_fallocate(fd, 0, (off_t)env.size);
-	close(fd);
-	if (err)
-		return cli_fail_errno(err, "fallocate %s", env.path);
-	if (!(run.pop = pmemobj_create(env.path, LAYOUT, 0, 0)))
-		return pmdk_fail("pmemobj_create");
-	return 0;
+	return pmdk_pool_create(env.path, LAYOUT, fd, env.size, &run.pop);
 }
 
 /* The root object, zeroed by PMDK on its first allocation. */
@@ -186,7 +170,7 @@ static int get_root(void)
 	PMEMoid oid = pmemobj_root(run.pop, sizeof(struct root));
 
 	if (OID_IS_NULL(oid))
-		return pmdk_fail("pmemobj_root");
+		return pmdk_fail("pmemobj_root", env.path);
 	run.root = pmemobj_direct(oid);
 	return 0;
 }
@@ -278,7 +262,7 @@ static int read_back(uint64_t *count)
 
 	pmemobj_close(run.pop);
 	if (!(run.pop = pmemobj_open(env.path, LAYOUT)))
-		return pmdk_fail("pmemobj_open");
+		return pmdk_fail("pmemobj_open", env.path);
 	if (pmemobj_root_size(run.pop) != sizeof(struct root))
 		return cli_fail(EXIT_RUNTIME, "%s: root object of %zu bytes, want %zu", env.path,
 				pmemobj_root_size(run.pop), sizeof(struct root));

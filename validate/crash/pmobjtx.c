@@ -167,14 +167,6 @@ static size_t root_size(void)
 	return sizeof(struct root) + env.id.pages * sizeof(PMEMoid);
 }
 
-static int pmdk_fail(const char *what)
-{
-	int err = errno ? errno : EIO;
-	const char *msg = pmemobj_errormsg();
-
-	return cli_fail(cli_exit_code(err), "%s %s: %s", what, env.path, msg && *msg ? msg : strerror(err));
-}
-
 /* ---- writer ---- */
 
 static struct {
@@ -203,8 +195,8 @@ static int make_durable(void)
 	return err;
 }
 
-/* FILE afresh and fallocated (as pmemobj_create does), the pool, the root
- * with the writer's identity; all of it durable before the gate. */
+/* FILE afresh (a DAX file), the pool, the root with the writer's identity;
+ * all of it durable before the gate. */
 static int create_pool(void)
 {
 	const char *fs_name;
@@ -219,15 +211,11 @@ static int create_pool(void)
 		close(fd);
 		return err;
 	}
-	err = posix_fallocate(fd, 0, (off_t)POOL_SIZE);
-	close(fd);
-	if (err)
-		return cli_fail_errno(err, "fallocate %s", env.path);
-	if (!(w.pop = pmemobj_create(env.path, LAYOUT, 0, 0)))
-		return pmdk_fail("pmemobj_create");
+	if ((err = pmdk_pool_create(env.path, LAYOUT, fd, POOL_SIZE, &w.pop)))
+		return err;
 	oid = pmemobj_root(w.pop, root_size());
 	if (OID_IS_NULL(oid))
-		return pmdk_fail("pmemobj_root");
+		return pmdk_fail("pmemobj_root", env.path);
 	w.root = pmemobj_direct(oid);
 	w.root->id = env.id;
 	w.root->magic = ROOT_MAGIC;
