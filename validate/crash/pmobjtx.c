@@ -68,10 +68,10 @@ struct root {
 static struct env {
 	const char *path, *tag, *gate;
 	struct pmp_ident id;
-	bool replace, hold, no_map_sync, no_dax_check, verify, json;
-	bool crash_set, recorded_set;
-	uint64_t crash_after, recorded;
-	struct pmv_labels labels;	/* -L */
+	bool replace, hold, no_map_sync, no_dax_check, verify;
+	bool crash_set;
+	uint64_t crash_after;
+	struct pmv_opts vopts;	/* --verify: -r -j -L */
 } env = { .id = PMP_IDENT_DEFAULT };
 
 /* ---- command line ---- */
@@ -111,16 +111,14 @@ static const struct argp_option opts[] = {
 	{ "hold", OPT_HOLD, NULL, 0, "Writer: after the last transaction keep the pool open until killed", 0 },
 	{ "crash-after", OPT_CRASH_AFTER, "K", 0, "Writer: crash the machine (sysrq c) after K transactions", 0 },
 	{ "verify", OPT_VERIFY, NULL, 0, "Check the pool after a crash instead of writing", 0 },
-	{ "recorded", 'r', "R", 0, "Verify: transactions the host saw committed (default: all)", 0 },
-	{ "json", 'j', NULL, 0, "Verify: one JSON line instead of the text line", 0 },
-	{ "label", 'L', "KEY=VALUE", 0, "Verify: a label for the JSON line (repeatable)", 0 },
+	PMV_OPTIONS("Verify: transactions the host saw committed (default: all)"),
 	CLI_OPT_HELP,
 	{ 0 },
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (pmp_ident_option(&env.id, key, arg))
+	if (pmp_ident_option(&env.id, key, arg) || pmv_option(&env.vopts, key, arg))
 		return 0;
 	switch (key) {
 	case 'f': env.path = cli_nonempty_arg("--file", arg); break;
@@ -131,17 +129,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_GATE: env.gate = cli_nonempty_arg("--gate", arg); break;
 	case OPT_HOLD: env.hold = true; break;
 	case OPT_VERIFY: env.verify = true; break;
-	case 'j': env.json = true; break;
-	case 'L': pmv_label_add(&env.labels, arg); break;
 	case OPT_CRASH_AFTER:
 		if (!cli_parse_u64(arg, 0, 0, PMP_MAX_PAGES, &env.crash_after))
 			cli_usage_error("invalid --crash-after '%s'", arg);
 		env.crash_set = true;
-		break;
-	case 'r':
-		if (!cli_parse_u64(arg, 0, 0, PMP_MAX_PAGES, &env.recorded))
-			cli_usage_error("invalid --recorded '%s'", arg);
-		env.recorded_set = true;
 		break;
 	case ARGP_KEY_END:
 		if (!env.path)
@@ -151,10 +142,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 					(unsigned long long)env.id.pages, MAX_TX);
 		if (env.crash_set)
 			pmp_ident_check_count(&env.id, "--crash-after", env.crash_after);
-		if (env.recorded_set)
-			pmp_ident_check_count(&env.id, "--recorded", env.recorded);
-		else
-			env.recorded = env.id.pages;
+		pmv_options_end(&env.vopts, &env.id);
 		break;
 	default:
 		return cli_argp_default(key, arg, state);
@@ -352,13 +340,13 @@ static int verify_pool(struct verdict *v)
 
 	v->file_exists = stat(env.path, &st) == 0;
 	if (!v->file_exists) {
-		v->before[PMP_NOFILE] = env.recorded;
+		v->before[PMP_NOFILE] = env.vopts.recorded;
 		return 0;
 	}
 	/* Before the open, whose recovery would repair what it finds. */
 	v->check = pmemobj_check(env.path, LAYOUT);
 	if (!(pop = pmemobj_open(env.path, LAYOUT))) {
-		v->before[TX_UNOPENABLE] = env.recorded;
+		v->before[TX_UNOPENABLE] = env.vopts.recorded;
 		return 0;
 	}
 	v->opened = true;
@@ -374,7 +362,7 @@ static int verify_pool(struct verdict *v)
 	for (uint64_t i = 0; i < env.id.pages; i++) {
 		int c = classify_tx(r, i, &key, v);
 
-		if (i < env.recorded)
+		if (i < env.vopts.recorded)
 			v->before[c]++;
 		else
 			v->after[c]++;
@@ -400,19 +388,19 @@ static const char *check_name(int check)
 
 static int print_verdict(const struct verdict *v)
 {
-	uint64_t lost = env.recorded - v->before[PMP_OK];
+	uint64_t lost = env.vopts.recorded - v->before[PMP_OK];
 	struct json_writer jw;
 
-	if (!env.json) {
+	if (!env.vopts.json) {
 		printf("%s: %llu transactions, recorded %llu: verified %llu, lost %llu, committed %llu, "
 		       "half-applied %llu, pmemobj_check %s\n", env.path, (unsigned long long)env.id.pages,
-		       (unsigned long long)env.recorded, (unsigned long long)v->before[PMP_OK],
+		       (unsigned long long)env.vopts.recorded, (unsigned long long)v->before[PMP_OK],
 		       (unsigned long long)lost, (unsigned long long)v->committed,
 		       (unsigned long long)v->half_applied, v->file_exists ? check_name(v->check) : "nofile");
 		return fflush(stdout) ? cli_fail_errno(errno, "write stdout") : 0;
 	}
 	json_init(&jw, stdout);
-	pmv_json_head(&jw, TOOL, JSON_VERSION, &env.labels, env.path, &env.id, env.recorded);
+	pmv_json_head(&jw, TOOL, JSON_VERSION, &env.vopts, env.path, &env.id);
 	json_kv_bool(&jw, "file_exists", v->file_exists);
 	json_kv_string(&jw, "pool_check", v->file_exists ? check_name(v->check) : "nofile");
 	json_kv_bool(&jw, "pool_opened", v->opened);
@@ -434,7 +422,7 @@ static int verifier(void)
 
 	if ((err = verify_pool(&v)) || (err = print_verdict(&v)))
 		return err;
-	if (v.before[PMP_OK] != env.recorded || v.half_applied || v.check != 1)
+	if (v.before[PMP_OK] != env.vopts.recorded || v.half_applied || v.check != 1)
 		return EXIT_DATA_LOST;
 	return 0;
 }

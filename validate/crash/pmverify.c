@@ -37,11 +37,8 @@
 static struct env {
 	const char *path;
 	struct pmp_ident id;	/* -n -s -g -w, as pmwrite was given them */
-	uint64_t recorded;
-	bool recorded_set;
-	bool json;
+	struct pmv_opts vopts;	/* -r -j -L */
 	bool verbose;
-	struct pmv_labels labels;	/* -L */
 } env = {
 	.id = PMP_IDENT_DEFAULT,
 };
@@ -84,9 +81,7 @@ const char argp_program_doc[] =
 static const struct argp_option opts[] = {
 	{ "file", 'f', "PATH", 0, "File to check (required); a missing file counts as pages 'nofile'", 0 },
 	PMP_IDENT_OPTIONS,
-	{ "recorded", 'r', "R", 0, "Pages known finished before the crash, 0..PAGES (default: all)", 0 },
-	{ "json", 'j', NULL, 0, "One JSON line instead of the text line", 0 },
-	{ "label", 'L', "KEY=VALUE", 0, "Copy KEY=VALUE into the JSON 'labels' object (repeatable)", 0 },
+	PMV_OPTIONS("Pages known finished before the crash, 0..PAGES (default: all)"),
 	{ "verbose", 'v', NULL, 0, "List every page that is not ok on stderr", 0 },
 	CLI_OPT_HELP,
 	{ 0 },
@@ -94,22 +89,11 @@ static const struct argp_option opts[] = {
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (pmp_ident_option(&env.id, key, arg))
+	if (pmp_ident_option(&env.id, key, arg) || pmv_option(&env.vopts, key, arg))
 		return 0;
 	switch (key) {
 	case 'f':
 		env.path = cli_nonempty_arg("--file", arg);
-		break;
-	case 'r':
-		if (!cli_parse_u64(arg, 0, 0, PMP_MAX_PAGES, &env.recorded))
-			cli_usage_error("invalid --recorded '%s'", arg);
-		env.recorded_set = true;
-		break;
-	case 'j':
-		env.json = true;
-		break;
-	case 'L':
-		pmv_label_add(&env.labels, arg);
 		break;
 	case 'v':
 		env.verbose = true;
@@ -117,9 +101,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!env.path)
 			cli_usage_error("--file is required");
-		if (!env.recorded_set)
-			env.recorded = env.id.pages;
-		pmp_ident_check_count(&env.id, "--recorded", env.recorded);
+		pmv_options_end(&env.vopts, &env.id);
 		break;
 	default:
 		return cli_argp_default(key, arg, state);
@@ -130,7 +112,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static void account(struct result *res, uint64_t index, enum pmp_class cls,
 		    const struct pmp_header *found)
 {
-	bool before = index < env.recorded;
+	bool before = index < env.vopts.recorded;
 
 	if (before)
 		res->before[cls]++;
@@ -251,7 +233,7 @@ static void print_text(const struct result *res)
 {
 	printf("%s: %llu pages, recorded %llu: verified %llu, lost %llu",
 	       env.path, (unsigned long long)env.id.pages,
-	       (unsigned long long)env.recorded,
+	       (unsigned long long)env.vopts.recorded,
 	       (unsigned long long)res->before[PMP_OK],
 	       (unsigned long long)res->lost_total);
 	if (res->lost_total) {
@@ -287,7 +269,7 @@ static int print_json(const struct result *res)
 	struct json_writer w;
 
 	json_init(&w, stdout);
-	pmv_json_head(&w, TOOL, JSON_VERSION, &env.labels, env.path, &env.id, env.recorded);
+	pmv_json_head(&w, TOOL, JSON_VERSION, &env.vopts, env.path, &env.id);
 	json_kv_bool(&w, "file_exists", res->file_exists);
 	json_kv_uint(&w, "file_size", res->file_size);
 	json_kv_uint(&w, "verified", res->before[PMP_OK]);
@@ -326,7 +308,7 @@ int main(int argc, char **argv)
 		return cli_fail(EXIT_RUNTIME, "out of memory");
 	if ((err = check_file(res)))
 		goto cleanup;
-	if (env.json) {
+	if (env.vopts.json) {
 		if ((err = print_json(res)))
 			goto cleanup;
 	} else {
