@@ -529,13 +529,16 @@ static __u64 runs_missed(struct daxlat_bpf *skel, struct run_info *ri, bool rese
 /* --prog-stats: each program's runs and run time, as text or into @w. */
 static void prog_stats_report(struct daxlat_bpf *skel, struct json_writer *w)
 {
-	struct probe_prog_stat st[64];
-	int n = probe_prog_stats(skel->obj, st, 64);
+	struct probe_prog_stat *st = NULL;
+	int n = probe_prog_stats(skel->obj, &st);
 
-	if (w)
+	if (n < 0)
+		fprintf(stderr, "daxlat: --prog-stats: %s\n", strerror(-n));
+	else if (w)
 		probe_prog_stats_json(st, n, w);
 	else
 		probe_prog_stats_text(st, n, stdout);
+	free(st);
 }
 
 static int print_report(struct daxlat_bpf *skel, struct run_info *ri,

@@ -187,7 +187,7 @@ struct run {
 	char attach_why[256];	/* kprobes or fentry, which tracepoints, and why */
 	unsigned long long counters[SO_C_NR];
 	unsigned long long misses;	/* program runs the kernel skipped */
-	struct probe_prog_stat stats[64];	/* --prog-stats */
+	struct probe_prog_stat *stats;	/* --prog-stats */
 	int nstats;
 };
 
@@ -760,7 +760,11 @@ int main(int argc, char **argv)
 		memcpy(ri.counters, (const void *)skel->bss->counters, sizeof(ri.counters));
 		ri.misses = probe_misses(skel->obj);
 		if (env.prog_stats)
-			ri.nstats = probe_prog_stats(skel->obj, ri.stats, 64);
+			ri.nstats = probe_prog_stats(skel->obj, &ri.stats);
+		if (ri.nstats < 0) {
+			fprintf(stderr, "syncorder: --prog-stats: %s\n", strerror(-ri.nstats));
+			ri.nstats = 0;
+		}
 	}
 	if (ri.loaded) {
 		sc_set_drops(chk, ri.counters[SO_C_DROPS]);
@@ -780,6 +784,7 @@ cleanup:
 	syncorder_bpf__destroy(skel);
 	kernel_btf_free();
 	probe_kernel_free();
+	free(ri.stats);
 	sc_free(chk);
 	return ret;
 }

@@ -95,19 +95,16 @@ void probe_choose_modes(const struct trace_opts *o, bool *kprobes, bool *perf_tp
 		 *perf_tp ? "perf tracepoints" : "raw_tp", model);
 }
 
+static void add_misses(const char *name, const struct bpf_prog_info *info, void *ctx)
+{
+	(void)name;
+	*(unsigned long long *)ctx += info->recursion_misses;
+}
+
 unsigned long long probe_misses(const struct bpf_object *obj)
 {
 	unsigned long long n = 0;
-	struct bpf_program *p;
 
-	bpf_object__for_each_program(p, obj) {
-		struct bpf_prog_info info;
-		__u32 sz = sizeof(info);
-		int fd = bpf_program__fd(p);
-
-		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &sz))
-			n += info.recursion_misses;
-	}
+	probe_prog_infos(obj, add_misses, &n);
 	return n;
 }

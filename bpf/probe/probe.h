@@ -270,8 +270,13 @@ struct probe_prog_stat {
 /* Turn the kernel's per-program run-time statistics on for as long as the
  * returned fd stays open; -errno when the kernel refuses. */
 int probe_stats_enable(void);
-/* The loaded programs of @obj, in object order, at most @max: their count. */
-int probe_prog_stats(const struct bpf_object *obj, struct probe_prog_stat *out, int max);
+/* Call @fn with the kernel's bpf_prog_info of each loaded program of @obj. */
+struct bpf_prog_info;
+typedef void (*probe_prog_info_fn)(const char *name, const struct bpf_prog_info *info, void *ctx);
+void probe_prog_infos(const struct bpf_object *obj, probe_prog_info_fn fn, void *ctx);
+/* The loaded programs of @obj, in object order, into *@out (the caller
+ * frees it): their count, or -ENOMEM. */
+int probe_prog_stats(const struct bpf_object *obj, struct probe_prog_stat **out);
 /* A table of the programs that ran (runs, total, ns per run, missed). */
 void probe_prog_stats_text(const struct probe_prog_stat *s, int n, FILE *f);
 /* "prog_stats": [{prog, runs, run_time_ns, recursion_misses}] of every one. */

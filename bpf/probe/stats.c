@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
@@ -23,28 +24,51 @@ int probe_stats_enable(void)
 	return fd >= 0 ? fd : -errno;
 }
 
-int probe_prog_stats(const struct bpf_object *obj, struct probe_prog_stat *out, int max)
+void probe_prog_infos(const struct bpf_object *obj, probe_prog_info_fn fn, void *ctx)
 {
 	struct bpf_program *p;
-	int n = 0;
 
 	bpf_object__for_each_program(p, obj) {
 		struct bpf_prog_info info;
 		__u32 sz = sizeof(info);
 		int fd = bpf_program__fd(p);
 
-		if (n == max || fd < 0)
-			continue;
 		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(fd, &info, &sz))
-			continue;
-		snprintf(out[n].name, sizeof(out[n].name), "%s", bpf_program__name(p));
-		out[n].runs = info.run_cnt;
-		out[n].run_ns = info.run_time_ns;
-		out[n].misses = info.recursion_misses;
-		n++;
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &sz))
+			fn(bpf_program__name(p), &info, ctx);
 	}
-	return n;
+}
+
+struct stats_ctx {
+	struct probe_prog_stat *s;
+	int n;
+};
+
+static void add_stat(const char *name, const struct bpf_prog_info *info, void *ctx)
+{
+	struct stats_ctx *c = ctx;
+	struct probe_prog_stat *s = &c->s[c->n++];
+
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->runs = info->run_cnt;
+	s->run_ns = info->run_time_ns;
+	s->misses = info->recursion_misses;
+}
+
+int probe_prog_stats(const struct bpf_object *obj, struct probe_prog_stat **out)
+{
+	struct stats_ctx c = { NULL, 0 };
+	struct bpf_program *p;
+	int max = 0;
+
+	bpf_object__for_each_program(p, obj)
+		max++;
+	/* Every program of the object: a loaded one is never left out. */
+	if (!(c.s = calloc(max ? max : 1, sizeof(*c.s))))
+		return -ENOMEM;
+	probe_prog_infos(obj, add_stat, &c);
+	*out = c.s;
+	return c.n;
 }
 
 void probe_prog_stats_text(const struct probe_prog_stat *s, int n, FILE *f)
