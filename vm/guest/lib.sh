@@ -81,6 +81,21 @@ fs_dir() {
 	echo "${NATIVE_TARGET:-/mnt/$1}"
 }
 
+# settle: the state every measured run starts from. ext4's jbd2 takes each
+# commit's descriptor and commit blocks through the block device's page
+# cache (__getblk); a log position met for the first time costs a page and
+# its buffer heads, and a 16 MiB journal is met position by position as the
+# log wraps (every ~3 runs of 256 synchronous faults), so the same run grew
+# cheaper in steps as a boot went on (3-7 % on ext4 MAP_SYNC faults, issue
+# 33; bench/README.md, "Drift"). Dropping the clean page cache before each
+# run gives every run the same cold journal. In the VM only: natively the
+# machine's caches are its owner's.
+settle() {
+	[ -z "${NATIVE_TARGET:-}" ] || return 0
+	sync
+	echo 1 >/proc/sys/vm/drop_caches
+}
+
 # bench_start TOOL FS...: how every bench/*-guest.sh starts: its tools on
 # PATH, its variables (./job.env), fail() naming TOOL, and each FS made
 # fresh and mounted -o dax (ext4 on /dev/pmem0, xfs on /dev/pmem1) in the
