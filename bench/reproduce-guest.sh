@@ -17,12 +17,14 @@ emit guest-meta.txt $wt/meta
 for fs in $(fs_targets); do
 	for scen in $SCENARIOS; do
 		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "$(fs_dir "$fs")/bench"
+		settle
 		faultlat "$@" --json-out $wt/out.json --samples-out $wt/s.txt >$wt/out.txt || fail "faultlat $* failed"
 		echo "1 $fs $scen 1 $(cat $wt/s.txt)" >>$wt/samples.txt
 		emit "$fs/$scen.txt" $wt/out.txt
 		emit "$fs/$scen.json" $wt/out.json
 		if [ "$KERNEL_VIEW" = 1 ]; then
-			daxlat --json -c "faultlat $* --json-out $wt/traced.json >$wt/traced.txt" \
+			settle
+			daxlat --json --phases -c "faultlat $* --json-out $wt/traced.json >$wt/traced.txt" \
 				>$wt/kernel.json 2>$wt/daxlat.err || fail "daxlat -c 'faultlat $*': $(head -n 1 $wt/daxlat.err)"
 			emit "$fs/traced/$scen.kernel.json" $wt/kernel.json
 			emit "$fs/traced/$scen.json" $wt/traced.json
@@ -81,7 +83,7 @@ done
 # CMD's stdout, NAME.kernel.json daxlat's, NAME.wall its seconds (uptime).
 client_run() {
 	_t0=$(cut -d' ' -f1 /proc/uptime)
-	daxlat --json -c "$3 >$wt/c.out 2>$wt/c.err" >$wt/c.kernel.json 2>$wt/c.derr ||
+	daxlat --json --phases -c "$3 >$wt/c.out 2>$wt/c.err" >$wt/c.kernel.json 2>$wt/c.derr ||
 		fail "daxlat -c '$3': $(head -n 1 $wt/c.derr) $(head -n 1 $wt/c.err)"
 	_t1=$(cut -d' ' -f1 /proc/uptime)
 	awk -v a="$_t0" -v b="$_t1" 'BEGIN { printf "%.2f\n", b - a }' >$wt/c.wall

@@ -17,91 +17,76 @@
 #include "xfs.bpf.h"
 
 #define VM_SYNC			0x00800000	/* include/linux/mm.h, bit 23 */
-#define MAX_ENTRIES		10240
 
 /* Set by user space before load (and common.bpf.h's). */
 const volatile __u64 unit_div = 1000;		/* ns -> histogram unit */
 const volatile bool want_stacks = false;
+const volatile bool want_phases = false;	/* --phases: the phase hooks are attached */
 const volatile bool want_samples = false;	/* every phase to phase_samples */
 
 /* Read and written by user space while tracing (mmap'ed .bss). */
 __u64 counters[C_NR];
 __u64 stack_min_ns;	/* emit a stack for faults at least this slow */
 
+/* Read and written by user space while tracing (mmap'ed .bss): an array,
+ * so the fault path records without a map look-up (daxlat.h). */
+struct hist_val hists[DAXLAT_HISTS];
+
 struct fault_info {
-	__u64 ts;
-	__u64 ino;
+	__u64 ts;		/* 0: no dax_iomap_fault in flight */
+	__u64 ino;		/* ino, pgoff: read only for stacks */
 	__u64 pgoff;
-	__u32 dev;
+	__u32 dev;		/* read for stacks and -p/-c's device filter */
 	__u8 size;
 	__u8 write;
 	__u8 sync;
 	__u8 fs;
 };
 
-/* The outermost fs fault handler running in a task. */
-struct handler_state {
-	__u64 ts;
-	__u32 depth;		/* the handlers may nest (xfs_filemap_fault -> __xfs_filemap_fault) */
-	__u8 had_dax;
-	__u8 had_needdsync;
-	__u8 outcome;
-	__u8 pad;
-	struct fault_info last;	/* the last dax_iomap_fault it made */
-};
-
-/* A dax_finish_sync_fault running in a task. */
-struct sync_state {
-	__u64 ts;
-	__u64 fsync_ts;		/* vfs_fsync_range entry, 0 outside it */
+/*
+ * Everything daxlat keeps about one task, in its task storage: reached in a
+ * few instructions, where a hash map keyed by tid cost a look-up, an update
+ * and a delete per event. The hooks of one task never run concurrently.
+ */
+struct task_state {
+	__u8 traced;		/* TRACED_* : traced() asked once per task */
+	__u8 needdsync;		/* last fault returned NEEDDSYNC: the sync hooks' source */
+	__u8 had_dax;		/* the fs handler in flight made a DAX fault */
+	__u8 had_needdsync;	/* ... one that returned NEEDDSYNC */
+	__u8 outcome;		/* ... the last one's outcome class */
+	__u8 handler_depth;	/* the handlers may nest (xfs_filemap_fault -> __xfs_filemap_fault) */
+	__u32 last_dev;		/* the device last added to devs */
+	__u64 handler_ts;	/* outermost fs handler entry */
+	__u64 sync_ts;		/* dax_finish_sync_fault entry, 0 outside it */
 	__u64 fsync_end;	/* vfs_fsync_range exit, until the mkwrite event */
-	__u8 size;
-	__u8 fs;
-	__u8 write;
-	__u8 sync;
+	__u64 logforce_ts;	/* xfs_log_force_seq entry */
+	__u64 commit_ts;	/* kjournald2: the commit in flight started */
+	__u32 commit_tid;	/* ... its transaction */
+	__u8 journal_kept;	/* kjournald2: its device is traced (cached once true) */
+	struct fault_info fault;	/* the fault in flight, or the last one */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ENTRIES);
-	__type(key, __u64);	/* pid_tgid */
-	__type(value, struct fault_info);
-} faults SEC(".maps");
+enum { TRACED_UNKNOWN, TRACED_NO, TRACED_YES };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ENTRIES);
-	__type(key, __u64);
-	__type(value, struct handler_state);
-} handlers SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_state);
+} tasks SEC(".maps");
 
+/*
+ * The traced task whose dax_iomap_fault last started on this CPU: the fault
+ * tracepoints, which fire inside it, count on a per-CPU compare where they
+ * would otherwise look the task up (a task that moved to another CPU since
+ * takes the look-up). A tid is reused only after the pid space wraps.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ENTRIES);
-	__type(key, __u64);
-	__type(value, struct sync_state);
-} syncs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ENTRIES);
-	__type(key, __u64);
-	__type(value, __u64);
-} logforces SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u64);	/* dev << 32 | tid */
-	__type(value, __u64);
-} commits SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, struct hist_key);
-	__type(value, struct hist_val);
-} hists SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);	/* pid_tgid */
+} cpu_fault SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -113,8 +98,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1024 * 1024);
 } phase_samples SEC(".maps");
-
-static struct hist_val zero_hist;
 
 static __always_inline void count(enum daxlat_counter c)
 {
@@ -139,10 +122,7 @@ static __always_inline void hist_record(__u8 kind, __u8 size, __u8 write,
 					__u8 sync, __u8 outcome, __u8 fs,
 					__u64 ns)
 {
-	struct hist_key key = {
-		.kind = kind, .size = size, .write = write, .sync = sync,
-		.outcome = outcome, .fs = fs,
-	};
+	__u64 i = hist_index(kind, size, write, sync, outcome, fs);
 	struct hist_val *h;
 	__u64 slot;
 
@@ -156,13 +136,11 @@ static __always_inline void hist_record(__u8 kind, __u8 size, __u8 write,
 			count(C_SAMPLES_LOST);
 		}
 	}
-	h = bpf_map_lookup_elem(&hists, &key);
-	if (!h) {
-		bpf_map_update_elem(&hists, &key, &zero_hist, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &key);
-		if (!h)
-			return;
-	}
+	/* barrier_var: the verifier must see the bound on the register that indexes. */
+	barrier_var(i);
+	if (i >= DAXLAT_HISTS)
+		return;
+	h = &hists[i];
 	slot = slot_of(ns / unit_div);
 	if (slot >= DAXLAT_SLOTS)
 		slot = DAXLAT_SLOTS - 1;
@@ -190,31 +168,87 @@ static __always_inline __u8 outcome_class(__u32 ret)
 	return OC_OTHER;
 }
 
-static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
-				       struct fault_info *fi)
+/* This task's state; NULL unless the task is traced. @create on the hooks
+ * that open a fault (the handler's and dax_iomap_fault's entries). */
+static __always_inline struct task_state *task_state(bool create)
 {
-	struct vm_area_struct *vma = BPF_CORE_READ(vmf, vma);
-	struct inode *inode = BPF_CORE_READ(vma, vm_file, f_inode);
+	struct task_state *t;
 
-	fi->size = size_class(size_arg);
-	fi->write = !!(BPF_CORE_READ(vmf, flags) & FAULT_FLAG_WRITE);
-	/* vm_flags became a union member in 6.3: CO-RE finds it by name. */
-	fi->sync = !!(BPF_CORE_READ(vma, vm_flags) & VM_SYNC);
-	fi->fs = fs_of_inode(inode);
-	fi->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	fi->ino = BPF_CORE_READ(inode, i_ino);
-	fi->pgoff = BPF_CORE_READ(vmf, pgoff);
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	if (!t)
+		return NULL;
+	if (t->traced == TRACED_UNKNOWN)
+		t->traced = traced() ? TRACED_YES : TRACED_NO;
+	return t->traced == TRACED_YES ? t : NULL;
 }
 
-/* A fault of a traced task: *fi describes it, timestamped now. */
-static __always_inline bool fault_start(struct vm_fault *vmf, __u64 size_arg,
-					struct fault_info *fi)
+static __always_inline void cpu_fault_set(void)
 {
-	if (!traced())
-		return false;
-	read_fault(vmf, size_arg, fi);
-	fi->ts = bpf_ktime_get_ns();
-	return true;
+	__u32 zero = 0;
+	__u64 *id = bpf_map_lookup_elem(&cpu_fault, &zero);
+
+	if (id)
+		*id = bpf_get_current_pid_tgid();
+}
+
+/* In a traced task's fault: the per-CPU compare, else the look-up. */
+static __always_inline bool in_traced_fault(void)
+{
+	__u32 zero = 0;
+	__u64 *id = bpf_map_lookup_elem(&cpu_fault, &zero);
+
+	if (id && *id == bpf_get_current_pid_tgid())
+		return true;
+	return task_state(false) != NULL;
+}
+
+/*
+ * What the report needs of a fault: its size, write, VM_SYNC and
+ * filesystem; the device only to filter other tasks' events (-p, -c) or
+ * for stacks, inode and offset only for stacks. Where the arguments are
+ * BTF pointers (@btf) the reads are plain loads, else bpf_probe_read_kernel
+ * calls, one per pointer followed.
+ */
+static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
+				       struct fault_info *fi, bool btf)
+{
+	bool want_dev = filter_tgid || want_stacks;
+	struct vm_area_struct *vma;
+	struct super_block *sb;
+	struct inode *inode;
+	unsigned long magic;
+
+	fi->size = size_class(size_arg);
+	if (btf) {
+		vma = vmf->vma;
+		inode = vma->vm_file->f_inode;
+		sb = inode->i_sb;
+		fi->write = !!(vmf->flags & FAULT_FLAG_WRITE);
+		/* vm_flags became a union member in 6.3: CO-RE finds it by name. */
+		fi->sync = !!(vma->vm_flags & VM_SYNC);
+		magic = sb->s_magic;
+		if (want_dev)
+			fi->dev = sb->s_dev;
+		if (want_stacks) {
+			fi->ino = inode->i_ino;
+			fi->pgoff = vmf->pgoff;
+		}
+	} else {
+		vma = BPF_CORE_READ(vmf, vma);
+		inode = BPF_CORE_READ(vma, vm_file, f_inode);
+		sb = BPF_CORE_READ(inode, i_sb);
+		fi->write = !!(BPF_CORE_READ(vmf, flags) & FAULT_FLAG_WRITE);
+		fi->sync = !!(BPF_CORE_READ(vma, vm_flags) & VM_SYNC);
+		magic = BPF_CORE_READ(sb, s_magic);
+		if (want_dev)
+			fi->dev = BPF_CORE_READ(sb, s_dev);
+		if (want_stacks) {
+			fi->ino = BPF_CORE_READ(inode, i_ino);
+			fi->pgoff = BPF_CORE_READ(vmf, pgoff);
+		}
+	}
+	fi->fs = fs_of_magic(magic);
 }
 
 static __always_inline void emit_stack(void *ctx, const struct fault_info *fi,
@@ -248,42 +282,51 @@ static __always_inline void emit_stack(void *ctx, const struct fault_info *fi,
 
 /* ---- dax_iomap_fault ---------------------------------------------------- */
 
-static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg)
+static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg, bool btf)
 {
-	struct fault_info fi = {};
-	__u64 id = bpf_get_current_pid_tgid();
+	struct task_state *t = task_state(true);
 
-	if (!fault_start(vmf, size_arg, &fi))
+	if (!t)
 		return 0;
-	bpf_map_update_elem(&faults, &id, &fi, BPF_ANY);
-	if (filter_tgid)
-		bpf_map_update_elem(&devs, &fi.dev, &one, BPF_ANY);
+	read_fault(vmf, size_arg, &t->fault, btf);
+	/* What runs in other tasks (jbd2, xfs log) is kept for these devices. */
+	if (filter_tgid && t->fault.dev != t->last_dev) {
+		bpf_map_update_elem(&devs, &t->fault.dev, &one, BPF_ANY);
+		t->last_dev = t->fault.dev;
+	}
+	cpu_fault_set();
+	t->fault.ts = bpf_ktime_get_ns();
 	return 0;
 }
 
 static __always_inline int fault_exit(void *ctx, __u32 ret)
 {
-	__u64 id = bpf_get_current_pid_tgid(), lat;
-	struct handler_state *hs;
+	struct task_state *t = task_state(false);
 	struct fault_info *fi;
+	__u64 lat;
 	__u8 oc;
 
-	fi = bpf_map_lookup_elem(&faults, &id);
-	if (!fi) {
-		if (traced())
+	if (!t || !t->fault.ts) {
+		/* A traced task whose entry was not seen (attached mid-fault,
+		 * or a run the kernel skipped): the rare path asks traced(). */
+		if (t || traced())
 			count(C_MISSED_ENTRY);
 		return 0;
 	}
+	fi = &t->fault;
 	lat = bpf_ktime_get_ns() - fi->ts;
+	fi->ts = 0;
 	oc = outcome_class(ret);
 	hist_record(K_FAULT, fi->size, fi->write, fi->sync, oc, fi->fs, lat);
 	count(C_FAULTS);
 	count(fi->size == FAULT_SZ_PTE ? C_FAULTS_PTE :
 	      fi->size == FAULT_SZ_PMD ? C_FAULTS_PMD : C_FAULTS_OTHER_SIZE);
+	t->needdsync = oc == OC_NEEDDSYNC;
 	switch (oc) {
 	case OC_NEEDDSYNC:
 		count(C_NEEDDSYNC);
-		hist_record(K_PHASE1, fi->size, fi->write, fi->sync, 0, fi->fs, lat);
+		if (want_phases)
+			hist_record(K_PHASE1, fi->size, fi->write, fi->sync, 0, fi->fs, lat);
 		break;
 	case OC_NOPAGE: count(C_NOPAGE); break;
 	case OC_FALLBACK: count(C_FALLBACK); break;
@@ -293,142 +336,152 @@ static __always_inline int fault_exit(void *ctx, __u32 ret)
 
 	/* Inside a hooked fs handler the stack waits for the handler's exit,
 	 * where the latency includes the synchronous part. */
-	hs = bpf_map_lookup_elem(&handlers, &id);
-	if (hs) {
-		hs->had_dax = 1;
+	if (t->handler_depth) {
+		t->had_dax = 1;
 		if (oc == OC_NEEDDSYNC)
-			hs->had_needdsync = 1;
-		hs->outcome = oc;
-		hs->last = *fi;
+			t->had_needdsync = 1;
+		t->outcome = oc;
 	} else if (want_stacks && lat >= stack_min_ns) {
 		emit_stack(ctx, fi, oc, lat, SCOPE_IOMAP);
 	}
-	bpf_map_delete_elem(&faults, &id);
 	return 0;
 }
 
-HOOK(fault, fault_entry(vmf, size_arg),
+HOOK(fault, fault_entry(vmf, size_arg, btf_args),
      fault_exit(ctx, (__u32)ret), struct vm_fault *vmf, unsigned long size_arg)
 
 /* ---- dax_finish_sync_fault and the vfs_fsync_range inside it ------------ */
 
-static __always_inline int sync_entry(struct vm_fault *vmf, __u64 size_arg)
+/* The fault it finishes is the task's last one, which returned NEEDDSYNC
+ * (its size, filesystem, ...: nothing to read again). Its entry also starts
+ * phase 2: what lies between it and vfs_fsync_range's entry is the
+ * computation of the range, so vfs_fsync_range has only an exit hook. */
+static __always_inline int sync_entry(void)
 {
-	struct fault_info fi = {};
-	struct sync_state st = {};
-	__u64 id = bpf_get_current_pid_tgid();
+	struct task_state *t = task_state(false);
 
-	if (!fault_start(vmf, size_arg, &fi))
+	if (!t || !t->needdsync)
 		return 0;
-	st.ts = fi.ts;
-	st.size = fi.size;
-	st.fs = fi.fs;
-	st.write = fi.write;
-	st.sync = fi.sync;
-	bpf_map_update_elem(&syncs, &id, &st, BPF_ANY);
+	t->needdsync = 0;
+	t->sync_ts = bpf_ktime_get_ns();
+	t->fsync_end = 0;
 	return 0;
 }
 
 static __always_inline int sync_exit(void)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct sync_state *st;
+	struct task_state *t = task_state(false);
+	struct fault_info *fi;
 
-	st = bpf_map_lookup_elem(&syncs, &id);
-	if (!st)
+	if (!t || !t->sync_ts)
 		return 0;
-	hist_record(K_SYNC_FINISH, st->size, st->write, st->sync, 0, st->fs,
-		    bpf_ktime_get_ns() - st->ts);
+	fi = &t->fault;
+	hist_record(K_SYNC_FINISH, fi->size, fi->write, fi->sync, 0, fi->fs,
+		    bpf_ktime_get_ns() - t->sync_ts);
 	count(C_SYNC_FINISH);
-	bpf_map_delete_elem(&syncs, &id);
+	t->sync_ts = 0;
 	return 0;
 }
 
-static __always_inline int fsync_entry(void)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-	struct sync_state *st;
-
-	/* Only the fsync a sync fault issues: any other is not ours. */
-	st = bpf_map_lookup_elem(&syncs, &id);
-	if (st)
-		st->fsync_ts = bpf_ktime_get_ns();
-	return 0;
-}
-
+/* Only the fsync a sync fault issues (the first inside it): any other
+ * finds no sync_ts, or a fsync_end already set. Every task's fsync comes
+ * here: the look-up does not create storage. */
 static __always_inline int fsync_exit(void)
 {
-	__u64 id = bpf_get_current_pid_tgid(), now;
-	struct sync_state *st;
+	struct task_state *t = task_state(false);
+	struct fault_info *fi;
+	__u64 now;
 
-	st = bpf_map_lookup_elem(&syncs, &id);
-	if (!st || !st->fsync_ts)
+	if (!t || !t->sync_ts || t->fsync_end)
 		return 0;
+	fi = &t->fault;
 	now = bpf_ktime_get_ns();
-	hist_record(K_PHASE2, st->size, st->write, st->sync, 0, st->fs,
-		    now - st->fsync_ts);
+	hist_record(K_PHASE2, fi->size, fi->write, fi->sync, 0, fi->fs, now - t->sync_ts);
 	count(C_METADATA_SYNCS);
-	st->fsync_ts = 0;
-	st->fsync_end = now;
+	t->fsync_end = now;
 	return 0;
 }
 
-HOOK_ENTRY(sync, sync_entry(vmf, size_arg),
-	   struct vm_fault *vmf, unsigned long size_arg)
+HOOK_ENTRY(sync, sync_entry())
 HOOK_EXIT_NORET(sync, sync_exit())
 
-HOOK_ENTRY(fsync, fsync_entry())
 HOOK_EXIT_NORET(fsync, fsync_exit())
 
 /* ---- the filesystem's fault handler (targets chosen at run time) -------- */
 
-static __always_inline int handler_entry(void)
+/*
+ * Only phase 4 needs the handler, and only for synchronous write faults:
+ * other faults leave at once, on a test of the handler's own vm_fault
+ * (plain loads where the arguments are BTF pointers), unless stacks are
+ * asked for (their scope is the handler). The exit tests the same where it
+ * has the argument (fexit), else finds the state the entry left.
+ */
+static __always_inline bool handler_wanted(struct vm_fault *vmf, bool btf)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct handler_state st = {}, *hs;
+	__u64 flags, vm_flags;
 
-	if (!traced())
-		return 0;
-	hs = bpf_map_lookup_elem(&handlers, &id);
-	if (hs) {
-		hs->depth++;
-		return 0;
+	if (want_stacks)
+		return true;
+	if (!want_phases)
+		return false;
+	if (btf) {
+		flags = vmf->flags;
+		vm_flags = vmf->vma->vm_flags;
+	} else {
+		flags = BPF_CORE_READ(vmf, flags);
+		vm_flags = BPF_CORE_READ(vmf, vma, vm_flags);
 	}
-	st.depth = 1;
-	st.ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&handlers, &id, &st, BPF_ANY);
+	return (flags & FAULT_FLAG_WRITE) && (vm_flags & VM_SYNC);
+}
+
+static __always_inline int handler_entry(struct vm_fault *vmf, bool btf)
+{
+	struct task_state *t;
+
+	if (!handler_wanted(vmf, btf))
+		return 0;
+	t = task_state(true);
+	if (!t || t->handler_depth++)
+		return 0;
+	t->had_dax = t->had_needdsync = 0;
+	t->handler_ts = bpf_ktime_get_ns();
 	return 0;
 }
 
-static __always_inline int handler_exit(void *ctx)
+static __always_inline int handler_exit(void *ctx, struct vm_fault *vmf, bool btf)
 {
-	__u64 id = bpf_get_current_pid_tgid(), lat;
-	struct handler_state *hs;
+	struct task_state *t;
+	struct fault_info *fi;
+	__u64 lat;
 
-	hs = bpf_map_lookup_elem(&handlers, &id);
-	if (!hs)
+	if (btf && !handler_wanted(vmf, btf))
 		return 0;
-	if (hs->depth > 1) {
-		hs->depth--;
+	t = task_state(false);
+	if (!t || !t->handler_depth || --t->handler_depth)
 		return 0;
-	}
-	lat = bpf_ktime_get_ns() - hs->ts;
-	if (hs->had_dax) {
+	if (!t->had_dax)
+		return 0;
+	fi = &t->fault;
+	lat = bpf_ktime_get_ns() - t->handler_ts;
+	if (t->had_needdsync) {
 		count(C_HANDLER_CALLS);
-		if (hs->had_needdsync)
-			hist_record(K_PHASE4, hs->last.size, hs->last.write,
-				    hs->last.sync, 0, hs->last.fs, lat);
-		if (want_stacks && lat >= stack_min_ns)
-			emit_stack(ctx, &hs->last, hs->outcome, lat, SCOPE_HANDLER);
+		hist_record(K_PHASE4, fi->size, fi->write, fi->sync, 0, fi->fs, lat);
 	}
-	bpf_map_delete_elem(&handlers, &id);
+	if (want_stacks && lat >= stack_min_ns)
+		emit_stack(ctx, fi, t->outcome, lat, SCOPE_HANDLER);
 	return 0;
 }
 
-/* One slot per candidate of the fs_handler hook (bpf/probe/hooks.c). */
+/* One slot per candidate of the fs_handler hook (bpf/probe/hooks.c); every
+ * candidate takes the vm_fault first. The fexit reads it too. */
 #define HANDLER_SLOT(n)							\
-	HOOK_ENTRY(fs_handler##n, handler_entry())			\
-	HOOK_EXIT_NORET(fs_handler##n, handler_exit(ctx))
+	HOOK_ENTRY(fs_handler##n, handler_entry(vmf, btf_args), struct vm_fault *vmf) \
+	SEC("fexit")							\
+	int BPF_PROG(fexit_fs_handler##n, struct vm_fault *vmf)	\
+		BTF_BODY(handler_exit(ctx, vmf, true))			\
+	SEC("kretprobe")						\
+	int BPF_KRETPROBE(kretprobe_fs_handler##n)			\
+		RAW_BODY(handler_exit(ctx, NULL, false))
 
 HOOK_SLOTS(HANDLER_SLOT)
 
@@ -436,25 +489,23 @@ HOOK_SLOTS(HANDLER_SLOT)
 
 static __always_inline int logforce_entry(void)
 {
-	__u64 id = bpf_get_current_pid_tgid(), ts;
+	struct task_state *t = task_state(false);
 
-	if (!traced())
-		return 0;
-	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&logforces, &id, &ts, BPF_ANY);
+	/* A traced task forcing the log has faulted (or fsynced) before. */
+	if (t)
+		t->logforce_ts = bpf_ktime_get_ns();
 	return 0;
 }
 
 static __always_inline int logforce_exit(void)
 {
-	__u64 id = bpf_get_current_pid_tgid(), *ts;
+	struct task_state *t = task_state(false);
 
-	ts = bpf_map_lookup_elem(&logforces, &id);
-	if (!ts)
+	if (!t || !t->logforce_ts)
 		return 0;
-	hist_record(K_XFS_LOG_FORCE, 0, 0, 0, 0, FS_XFS, bpf_ktime_get_ns() - *ts);
+	hist_record(K_XFS_LOG_FORCE, 0, 0, 0, 0, FS_XFS, bpf_ktime_get_ns() - t->logforce_ts);
 	count(C_XFS_LOG_FORCES);
-	bpf_map_delete_elem(&logforces, &id);
+	t->logforce_ts = 0;
 	return 0;
 }
 
@@ -463,16 +514,18 @@ HOOK_EXIT_NORET(xfs_log_force, logforce_exit())
 
 /* ---- fs_dax tracepoints -------------------------------------------------- */
 
+/* They fire inside dax_iomap_fault or dax_finish_sync_fault, whose hooks
+ * gave a traced task its state: none of them creates it. */
 static __always_inline int on_pte_done(void)
 {
-	if (traced())
+	if (in_traced_fault())
 		count(C_PTE_FAULT_DONE);
 	return 0;
 }
 
 static __always_inline int on_pmd_done(int result)
 {
-	if (!traced())
+	if (!in_traced_fault())
 		return 0;
 	count(C_PMD_FAULT_DONE);
 	if (result & VM_FAULT_FALLBACK)
@@ -482,26 +535,26 @@ static __always_inline int on_pmd_done(int result)
 
 static __always_inline int on_mkwrite(void)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct sync_state *st;
+	struct task_state *t = task_state(false);
+	struct fault_info *fi;
 
-	if (!traced())
+	if (!t)
 		return 0;
 	count(C_MKWRITE);
 	/* dax_insert_pfn_mkwrite is inlined: the insertion lies between the
 	 * fsync's return and this event, which fires after it. */
-	st = bpf_map_lookup_elem(&syncs, &id);
-	if (st && st->fsync_end) {
-		hist_record(K_PHASE3, st->size, st->write, st->sync, 0, st->fs,
-			    bpf_ktime_get_ns() - st->fsync_end);
-		st->fsync_end = 0;
+	if (t->fsync_end) {
+		fi = &t->fault;
+		hist_record(K_PHASE3, fi->size, fi->write, fi->sync, 0, fi->fs,
+			    bpf_ktime_get_ns() - t->fsync_end);
+		t->fsync_end = 0;
 	}
 	return 0;
 }
 
 static __always_inline int on_mkwrite_no_entry(void)
 {
-	if (traced())
+	if (task_state(false))
 		count(C_MKWRITE_NO_ENTRY);
 	return 0;
 }
@@ -518,45 +571,58 @@ TP_PERF(mkwrite_no_entry, dax_pte_fault_class, on_mkwrite_no_entry())
 
 /* ---- jbd2 commits (run in kjournald2: filtered by device) --------------- */
 
-static __always_inline __u64 commit_key(__u32 dev, __u32 tid, bool *keep)
+/* The state of the kjournald2 thread running a commit (one per journal),
+ * if its device is kept: every device, or with -p/-c those the traced
+ * faults touched (asked again until true: a commit may come first). */
+static __always_inline struct task_state *journal_thread(__u32 dev)
 {
-	*keep = !filter_tgid || bpf_map_lookup_elem(&devs, &dev);
-	return (__u64)dev << 32 | tid;
+	struct task_state *t;
+
+	t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!t)
+		return NULL;
+	if (!t->journal_kept) {
+		if (filter_tgid && !bpf_map_lookup_elem(&devs, &dev))
+			return NULL;
+		t->journal_kept = 1;
+	}
+	return t;
 }
 
 static __always_inline int on_commit_start(__u32 dev, __u32 tid)
 {
-	bool keep;
-	__u64 key = commit_key(dev, tid, &keep), ts;
+	struct task_state *t = journal_thread(dev);
 
-	if (!keep)
+	if (!t)
 		return 0;
-	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&commits, &key, &ts, BPF_ANY);
+	t->commit_tid = tid;
+	t->commit_ts = bpf_ktime_get_ns();
 	return 0;
 }
 
 static __always_inline int on_commit_end(__u32 dev, __u32 tid)
 {
-	bool keep;
-	__u64 key = commit_key(dev, tid, &keep), *ts;
+	struct task_state *t = journal_thread(dev);
 
-	if (!keep)
+	if (!t)
 		return 0;
 	count(C_JBD2_COMMITS);
-	ts = bpf_map_lookup_elem(&commits, &key);
-	if (!ts)
+	if (!t->commit_ts || t->commit_tid != tid)
 		return 0;
-	hist_record(K_JBD2_COMMIT, 0, 0, 0, 0, FS_EXT4, bpf_ktime_get_ns() - *ts);
-	bpf_map_delete_elem(&commits, &key);
+	hist_record(K_JBD2_COMMIT, 0, 0, 0, 0, FS_EXT4, bpf_ktime_get_ns() - t->commit_ts);
+	t->commit_ts = 0;
 	return 0;
 }
 
-/* The journal's device and the transaction's tid: what both flavours have. */
-#define JOURNAL_DEV(journal) BPF_CORE_READ(journal, j_fs_dev, bd_dev)
-TP_HOOK(jbd2_start, on_commit_start(JOURNAL_DEV(journal), BPF_CORE_READ(trans, t_tid)),
+/* The journal's device and the transaction's tid: what both flavours have;
+ * plain loads in tp_btf. */
+#define JOURNAL_DEV(journal)						\
+	(btf_args ? journal->j_fs_dev->bd_dev : BPF_CORE_READ(journal, j_fs_dev, bd_dev))
+#define TRANS_TID(trans) (btf_args ? trans->t_tid : BPF_CORE_READ(trans, t_tid))
+TP_HOOK(jbd2_start, on_commit_start(JOURNAL_DEV(journal), TRANS_TID(trans)),
 	journal_t *journal, transaction_t *trans)
-TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), BPF_CORE_READ(trans, t_tid)),
+TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), TRANS_TID(trans)),
 	journal_t *journal, transaction_t *trans)
 TP_PERF(jbd2_start, jbd2_commit, on_commit_start(ctx->dev, ctx->transaction))
 TP_PERF(jbd2_end, jbd2_end_commit, on_commit_end(ctx->dev, ctx->transaction))

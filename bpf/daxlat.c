@@ -46,6 +46,7 @@ static struct env {
 	long times;
 	const char *samples_out;	/* --samples-out */
 	bool prog_stats;	/* --prog-stats */
+	bool phases;		/* --phases (or --samples-out) */
 } env = {
 	.unit_div = 1000, .unit = "us", .unit_name = "usecs",
 	.stack_threshold_us = -1, .times = -1,
@@ -56,12 +57,13 @@ error_t argp_err_exit_status = EXIT_USAGE;
 static const char doc[] =
 "Trace DAX page fault latency in the kernel, with the phases of MAP_SYNC faults.\n"
 "\n"
-"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--kprobes | --fentry]\n"
+"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--phases] [--kprobes | --fentry]\n"
 "              [--stack-threshold USEC | --top N] [-v] [interval] [count]\n"
 "\n"
 "EXAMPLES:\n"
 "    daxlat                      # trace all DAX faults until Ctrl-C\n"
 "    daxlat 1 10                 # print every second, 10 times\n"
+"    daxlat --phases -c CMD      # the phases of its MAP_SYNC faults, commits\n"
 "    daxlat -c 'faultlat -f /mnt/x/f -s empty --sync' --samples-out ph.txt  # every phase, in ns\n"
 "    daxlat -p 185               # only process 185 (all its threads)\n"
 "    daxlat -c 'faultlat -f /mnt/ext4/f -n 512 --sync >/tmp/out'\n"
@@ -84,21 +86,24 @@ static const char doc[] =
 "  process: with a filter they are counted for the devices the traced\n"
 "  processes faulted on, so another process's commits there count too.\n"
 "  A synchronous fault is one whose dax_iomap_fault returned NEEDDSYNC;\n"
-"  its phases are 1 dax_iomap_fault, 2 vfs_fsync_range inside\n"
-"  dax_finish_sync_fault, 3 from that fsync's return to the\n"
+"  with --phases its phases are 1 dax_iomap_fault, 2 dax_finish_sync_fault's\n"
+"  vfs_fsync_range (from its entry), 3 from that fsync's return to the\n"
 "  fs_dax:dax_insert_pfn_mkwrite event, 4 the filesystem's fault handler.\n"
 "\n"
 "OVERHEAD:\n"
-"  Per DAX fault: about six probe hits and a few hash map updates; one\n"
-"  vfs_fsync_range probe hit per fsync anywhere in the system. Negligible\n"
-"  next to a MAP_SYNC fault (tens of microseconds or more), but fexit and\n"
-"  kretprobe probes cost tens of nanoseconds each on their own.\n"
+"  Per DAX fault: dax_iomap_fault's entry and exit and one fs_dax\n"
+"  tracepoint, per-task state in task storage, histograms in an array: in\n"
+"  QEMU's instruction count, less than libbpf-tools' funclatency on the\n"
+"  same function. --phases adds the fs handler's pair, dax_finish_sync_fault,\n"
+"  vfs_fsync_range's exit (every fsync in the system passes it) and the\n"
+"  journal's tracepoints: about 2 % more on a MAP_SYNC fault that allocates\n"
+"  (bench/README.md, \"What daxlat costs\"; --prog-stats shows each program).\n"
 "\n"
 "EXIT STATUS:\n"
 "  0 ok (with -c: the command's status), 1 runtime error, 2 usage,\n"
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
-enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS };
+enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS, OPT_PHASES };
 /* More slowest-fault stacks than anybody reads; bounds the memory. */
 #define DAXLAT_TOP_MAX	10000
 
@@ -117,6 +122,8 @@ static const struct argp_option opts[] = {
 	  "kernel skip the next one, and its event is not counted)", 0 },
 	{ "stack-threshold", OPT_STACK_THRESHOLD, "USEC", 0, "Record the kernel stack of faults slower than USEC", 0 },
 	{ "top", OPT_TOP, "N", 0, "Record the kernel stacks of the N slowest faults", 0 },
+	{ "phases", OPT_PHASES, NULL, 0, "Also split every MAP_SYNC fault into its phases, and count and time "
+	  "its metadata syncs, jbd2 commits and xfs log forces (seven more hooks: see OVERHEAD)", 0 },
 	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every phase of every MAP_SYNC fault to FILE "
 	  "in ns, a line per filesystem and phase: 'FS PHASE NS...' (PHASE: iomap, fsync, mkwrite, "
 	  "handler; the regression gate reads them)", 0 },
@@ -155,8 +162,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_PROG_STATS:
 		env.prog_stats = true;
 		break;
+	case OPT_PHASES:
+		env.phases = true;
+		break;
 	case OPT_SAMPLES_OUT:
 		env.samples_out = arg;
+		env.phases = true;
 		break;
 	case ARGP_KEY_ARG:
 		if (pos == 0)
@@ -185,6 +196,11 @@ static struct probe_set probes;
 static struct bpf_link *fork_link;
 static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
 
+static bool want_stacks(void)
+{
+	return env.top || env.stack_threshold_us >= 0;
+}
+
 /* The skeleton, opened, with what it needs to know before load. */
 static void *open_skel(const void *cfg)
 {
@@ -193,8 +209,9 @@ static void *open_skel(const void *cfg)
 	if (skel) {
 		TRACE_CFG_APPLY(skel, (const struct trace_cfg *)cfg);
 		skel->rodata->unit_div = env.unit_div;
-		skel->rodata->want_stacks = env.top || env.stack_threshold_us >= 0;
+		skel->rodata->want_stacks = want_stacks();
 		skel->rodata->want_samples = env.samples_out != NULL;
+		skel->rodata->want_phases = env.phases;
 	}
 	return skel;
 }
@@ -238,9 +255,11 @@ static int fs_rank(unsigned int fs)
 	return FS_NR;
 }
 
+/* phases: counted by the hooks only --phases attaches (absent without it). */
 static const struct {
 	const char *json;
 	const char *text;
+	bool phases;
 } counter_names[C_NR] = {
 	[C_FAULTS] = { "dax_iomap_fault", "dax_iomap_fault calls" },
 	[C_FAULTS_PTE] = { "pte", "  PTE-sized" },
@@ -256,12 +275,12 @@ static const struct {
 	[C_PMD_DONE_FALLBACK] = { "pmd_fault_done_fallback", "  with FALLBACK" },
 	[C_MKWRITE] = { "mkwrite", "dax_insert_pfn_mkwrite events" },
 	[C_MKWRITE_NO_ENTRY] = { "mkwrite_no_entry", "dax_insert_pfn_mkwrite_no_entry events" },
-	[C_SYNC_FINISH] = { "sync_faults", "dax_finish_sync_fault calls" },
-	[C_METADATA_SYNCS] = { "metadata_syncs", "metadata syncs in sync faults" },
-	[C_JBD2_COMMITS] = { "jbd2_commits", "jbd2 commits" },
-	[C_XFS_LOG_FORCES] = { "xfs_log_forces", "xfs log forces" },
-	[C_XFS_CHECKPOINTS] = { "xfs_checkpoints", "xfs log checkpoints" },
-	[C_HANDLER_CALLS] = { "handler_calls", "fs fault handler calls" },
+	[C_SYNC_FINISH] = { "sync_faults", "dax_finish_sync_fault calls", true },
+	[C_METADATA_SYNCS] = { "metadata_syncs", "metadata syncs in sync faults", true },
+	[C_JBD2_COMMITS] = { "jbd2_commits", "jbd2 commits", true },
+	[C_XFS_LOG_FORCES] = { "xfs_log_forces", "xfs log forces", true },
+	[C_XFS_CHECKPOINTS] = { "xfs_checkpoints", "xfs log checkpoints", true },
+	[C_HANDLER_CALLS] = { "handler_calls", "fs fault handlers with a sync fault", true },
 	[C_STACKS] = { "stacks", "stacks recorded" },
 	[C_STACKS_LOST] = { "stacks_lost", "stacks lost (ring buffer full)" },
 	[C_MISSED_ENTRY] = { "missed_entries", "exits without a seen entry" },
@@ -304,27 +323,38 @@ static int compare_hentry(const void *a, const void *b)
 	return memcmp(kx, ky, sizeof(kx));
 }
 
-/* Read (and with @reset delete) every histogram, sorted. */
-static int collect_hists(int fd, bool reset, struct hentry **out, size_t *nout)
+/* The key of slot @i of the histogram array: hist_index() inverted. */
+static struct hist_key hist_key_of(unsigned int i)
 {
-	struct hist_key keys[1024], key, *prev = NULL;
-	struct hentry *e;
+	struct hist_key k = { 0 };
+
+	k.fs = i % FS_NR, i /= FS_NR;
+	k.outcome = i % OC_NR, i /= OC_NR;
+	k.sync = i % 2, i /= 2;
+	k.write = i % 2, i /= 2;
+	k.size = i % FAULT_SZ_NR, i /= FAULT_SZ_NR;
+	k.kind = i;
+	return k;
+}
+
+/* Copy (and with @reset zero) every histogram that counted something,
+ * sorted. BPF keeps adding meanwhile: an interval's reset can lose the
+ * events of the copy's few microseconds, as the map deletes did. */
+static int collect_hists(struct hist_val *arr, bool reset, struct hentry **out, size_t *nout)
+{
+	struct hentry *e = calloc(DAXLAT_HISTS, sizeof(*e));
 	size_t n = 0;
 
-	while (n < sizeof(keys) / sizeof(*keys) &&
-	       !bpf_map_get_next_key(fd, prev, &key)) {
-		keys[n] = key;
-		prev = &keys[n++];
-	}
-	e = calloc(n ? n : 1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		e[i].key = keys[i];
-		if (bpf_map_lookup_elem(fd, &keys[i], &e[i].val))
-			memset(&e[i].val, 0, sizeof(e[i].val));
+	for (unsigned int i = 0; i < DAXLAT_HISTS; i++) {
+		if (!__atomic_load_n(&arr[i].count, __ATOMIC_RELAXED))
+			continue;
+		e[n].key = hist_key_of(i);
+		e[n].val = arr[i];
 		if (reset)
-			bpf_map_delete_elem(fd, &keys[i]);
+			memset(&arr[i], 0, sizeof(arr[i]));
+		n++;
 	}
 	qsort(e, n, sizeof(*e), compare_hentry);
 	*out = e;
@@ -554,7 +584,7 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 	for (int i = 0; i < C_NR; i++)
 		counters[i] = reset ? __atomic_exchange_n(&skel->bss->counters[i], 0, __ATOMIC_RELAXED)
 				    : __atomic_load_n(&skel->bss->counters[i], __ATOMIC_RELAXED);
-	err = collect_hists(bpf_map__fd(skel->maps.hists), reset, &hs, &nh);
+	err = collect_hists(skel->bss->hists, reset, &hs, &nh);
 	if (err)
 		return err;
 	print_time(ts, sizeof(ts));
@@ -591,6 +621,7 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		json_end_object(&w);
 		probe_json(&probes, &w);
 		json_kv_string(&w, "attach_choice", ri->attach_why);
+		json_kv_bool(&w, "phases", env.phases);
 		if (env.opt.pid)
 			json_kv_int(&w, "pid", env.opt.pid);
 		if (env.opt.cmd) {
@@ -607,11 +638,14 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		json_key(&w, "counters");
 		json_begin_object(&w);
 		for (int i = 0; i < C_NR; i++)
-			json_kv_uint(&w, counter_names[i].json, counters[i]);
+			if (env.phases || !counter_names[i].phases)
+				json_kv_uint(&w, counter_names[i].json, counters[i]);
 		/* Runs the kernel skipped: events these counts lack. */
 		json_kv_uint(&w, "program_runs_missed", missed);
 		json_end_object(&w);
 		for (size_t g = 0; g < sizeof(groups) / sizeof(*groups); g++) {
+			if (groups[g].first != K_FAULT && !env.phases)
+				continue;
 			json_key(&w, groups[g].key);
 			json_begin_array(&w);
 			for (size_t i = 0; i < nh; i++) {
@@ -663,8 +697,11 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			printf("no DAX faults traced\n\n");
 		printf("counters:\n");
 		for (int i = 0; i < C_NR; i++)
-			printf("  %-40s %llu\n", counter_names[i].text,
-			       (unsigned long long)counters[i]);
+			if (env.phases || !counter_names[i].phases)
+				printf("  %-40s %llu\n", counter_names[i].text,
+				       (unsigned long long)counters[i]);
+		if (!env.phases)
+			printf("  (phases, metadata syncs and journal commits: --phases)\n");
 		printf("  %-40s %llu\n", "program runs the kernel skipped (lost events)",
 		       (unsigned long long)missed);
 		if (env.prog_stats)
@@ -821,10 +858,32 @@ static void print_banner(void)
 	fflush(stdout);
 }
 
+/* daxlat_uses without the hooks this run does not need (daxlat_probes.h);
+ * the fs handler stays for stacks, whose scope it is. The count kept. */
+static size_t select_uses(struct probe_use *out)
+{
+	const size_t nphase = sizeof(daxlat_phase_hooks) / sizeof(*daxlat_phase_hooks);
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(daxlat_uses) / sizeof(*daxlat_uses); i++) {
+		enum probe_hook_id h = daxlat_uses[i].hook;
+		bool phase_only = false;
+
+		for (size_t j = 0; j < nphase; j++)
+			phase_only |= daxlat_phase_hooks[j] == h;
+		if (phase_only && !env.phases && !(h == HOOK_FS_HANDLER && want_stacks()))
+			continue;
+		out[n++] = daxlat_uses[i];
+	}
+	return n;
+}
+
 /* BTF, what the fault's size argument means, where the hooks are.
  * EXIT_OK, or the exit status. */
 static int resolve_kernel(struct run_info *ri)
 {
+	/* The probe set keeps pointing at the uses it resolved. */
+	static struct probe_use uses[sizeof(daxlat_uses) / sizeof(*daxlat_uses)];
 	const struct probe_target *fault;
 	int err = kernel_btf_load();
 	bool kprobes, perf_tp;
@@ -836,8 +895,8 @@ static int resolve_kernel(struct run_info *ri)
 	}
 	probe_choose_modes(&env.opt, &kprobes, &perf_tp, ri->attach_why, sizeof(ri->attach_why));
 	verbose("%s", ri->attach_why);
-	if (probe_resolve(&probes, &probe_running_kernel, daxlat_uses,
-			  sizeof(daxlat_uses) / sizeof(*daxlat_uses), kprobes, env.opt.raw_tp)) {
+	if (probe_resolve(&probes, &probe_running_kernel, uses, select_uses(uses), kprobes,
+			  env.opt.raw_tp)) {
 		fprintf(stderr, "daxlat: more probe targets than PROBE_MAX_TARGETS\n");
 		return EXIT_RUNTIME;
 	}

@@ -48,6 +48,19 @@ struct hist_val {
 	__u64 slots[DAXLAT_SLOTS];	/* in the unit user space chose */
 };
 
+/*
+ * The histograms are one array in the BPF object's .bss (no map look-up on
+ * the fault path), a slot for every key: hist_index() below, used by both
+ * sides, and its inverse hist_key_of() in daxlat.c.
+ */
+#define DAXLAT_HISTS		(K_NR * FAULT_SZ_NR * 2 * 2 * OC_NR * FS_NR)
+
+static inline unsigned int hist_index(unsigned int kind, unsigned int size, unsigned int write,
+				      unsigned int sync, unsigned int outcome, unsigned int fs)
+{
+	return ((((kind * FAULT_SZ_NR + size) * 2 + write) * 2 + sync) * OC_NR + outcome) * FS_NR + fs;
+}
+
 enum daxlat_counter {
 	C_FAULTS,		/* dax_iomap_fault calls that returned */
 	C_FAULTS_PTE,
@@ -68,7 +81,7 @@ enum daxlat_counter {
 	C_JBD2_COMMITS,		/* jbd2_end_commit */
 	C_XFS_LOG_FORCES,	/* xfs_log_force_seq returns */
 	C_XFS_CHECKPOINTS,	/* xlog_cil_committed: CIL checkpoints written */
-	C_HANDLER_CALLS,	/* fs fault handler calls (outermost) with a DAX fault */
+	C_HANDLER_CALLS,	/* fs fault handler calls (outermost) with a NEEDDSYNC fault (--phases) */
 	C_STACKS,		/* stack events submitted */
 	C_STACKS_LOST,		/* stack events dropped: ring buffer full */
 	C_MISSED_ENTRY,		/* exits whose entry was not seen */

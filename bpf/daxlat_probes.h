@@ -14,7 +14,7 @@
 static const struct probe_use daxlat_uses[] = {
 	{ HOOK_FAULT, PROBE_REQUIRED, BOTH, NULL, HOOK_NONE },
 	{ HOOK_SYNC, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
-	{ HOOK_FSYNC, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
+	{ HOOK_FSYNC, PROBE_OPTIONAL, PROBE_EXIT, NULL, HOOK_NONE },	/* phase 2 starts with the sync hook */
 	{ HOOK_XFS_LOG_FORCE, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
 	{ HOOK_FS_HANDLER, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
 	{ HOOK_PTE_DONE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
@@ -24,6 +24,18 @@ static const struct probe_use daxlat_uses[] = {
 	{ HOOK_JBD2_START, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_JBD2_END, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_XFS_CKPT, PROBE_OPTIONAL, PROBE_ENTRY, NULL, HOOK_NONE },
+};
+
+/*
+ * The hooks only --phases needs: the phase split (the fs handler, which
+ * stacks need too, dax_finish_sync_fault, vfs_fsync_range) and the
+ * journal's side (jbd2 commits, xfs log forces and checkpoints). Without
+ * them a fault costs dax_iomap_fault's pair and a tracepoint
+ * (bench/README.md, "What daxlat costs").
+ */
+static const enum probe_hook_id daxlat_phase_hooks[] = {
+	HOOK_SYNC, HOOK_FSYNC, HOOK_XFS_LOG_FORCE, HOOK_FS_HANDLER,
+	HOOK_JBD2_START, HOOK_JBD2_END, HOOK_XFS_CKPT,
 };
 
 #undef BOTH

@@ -9,7 +9,7 @@
  * filter_tgid, follow_forks, size_is_order and pmd_order; the tgids map of
  * the processes traced (-p, -c) and the follow_fork program that adds the
  * ones they fork; the devs map of the devices their faults touched;
- * traced(), size_class() and fs_of_inode(); and the macros that give a
+ * traced(), size_class(), fs_of_magic() and fs_of_inode(); and the macros that give a
  * hook one program per attach flavour around one shared body.
  */
 #ifndef COMMON_BPF_H
@@ -69,12 +69,15 @@ static __always_inline __u8 size_class(__u64 arg)
 	return arg == 0 ? FAULT_SZ_PTE : arg == 1 ? FAULT_SZ_PMD : FAULT_SZ_OTHER;
 }
 
-/* The filesystem of @inode (enum fault_fs). */
+/* The filesystem of a superblock magic, of @inode (enum fault_fs). */
+static __always_inline __u8 fs_of_magic(unsigned long magic)
+{
+	return magic == EXT4_SUPER_MAGIC ? FS_EXT4 : magic == XFS_SB_MAGIC ? FS_XFS : FS_OTHER;
+}
+
 static __always_inline __u8 fs_of_inode(struct inode *inode)
 {
-	unsigned long magic = BPF_CORE_READ(inode, i_sb, s_magic);
-
-	return magic == EXT4_SUPER_MAGIC ? FS_EXT4 : magic == XFS_SB_MAGIC ? FS_XFS : FS_OTHER;
+	return fs_of_magic(BPF_CORE_READ(inode, i_sb, s_magic));
 }
 
 /* -c: follow the processes the command forks. */
@@ -111,31 +114,61 @@ int follow_fork(struct trace_event_raw_sched_process_fork *ctx)
  *	event, for kernels whose raw tracepoint programs can be preempted
  *	(probe_use_perf_tracepoints): @ctx is the event's record, struct
  *	trace_event_raw_<record>, whose fields @call reads (no pointers).
+ *
+ * In every program @call may read btf_args: true where the arguments are
+ * BTF-typed pointers the program may dereference directly (fentry, fexit,
+ * tp_btf), false where only bpf_probe_read_kernel reaches them (kprobes,
+ * raw_tp, perf tracepoints). A compile-time constant: the body built for
+ * each flavour keeps only its own branch.
+ *
+ * HOOK_COST_LOOPS (a build knob, 0 by default): every program first spins
+ * that many iterations, the injected cost the regression gate's tool-cost
+ * row must call worse (results/README.md).
  */
+#ifndef HOOK_COST_LOOPS
+#define HOOK_COST_LOOPS 0
+#endif
+
+#if HOOK_COST_LOOPS
+static long hook_cost_step(__u32 i, void *ctx) { return 0; }
+#endif
+
+static __always_inline void hook_cost(void)
+{
+#if HOOK_COST_LOOPS
+	bpf_loop(HOOK_COST_LOOPS, hook_cost_step, NULL, 0);
+#endif
+}
+
+#define BTF_BODY(call) { const bool btf_args __attribute__((unused)) = true; hook_cost(); return call; }
+#define RAW_BODY(call) { const bool btf_args __attribute__((unused)) = false; hook_cost(); return call; }
+
 #define HOOK_ENTRY(name, call, args...)					\
 SEC("fentry")								\
-int BPF_PROG(fentry_##name, ##args) { return call; }			\
+int BPF_PROG(fentry_##name, ##args) BTF_BODY(call)			\
 SEC("kprobe")								\
-int BPF_KPROBE(kprobe_##name, ##args) { return call; }
+int BPF_KPROBE(kprobe_##name, ##args) RAW_BODY(call)
 
 #define HOOK_EXIT(name, call)						\
 SEC("fexit")								\
 int BPF_PROG(fexit_##name)						\
 {									\
 	__u64 ret = 0;							\
+	const bool btf_args __attribute__((unused)) = true;	\
 									\
 	/* Not ctx[N]: the helper knows where the return value sits. */	\
 	bpf_get_func_ret(ctx, &ret);					\
+	hook_cost();							\
 	return call;							\
 }									\
 SEC("kretprobe")							\
-int BPF_KRETPROBE(kretprobe_##name, long ret) { return call; }
+int BPF_KRETPROBE(kretprobe_##name, long ret) RAW_BODY(call)
 
 #define HOOK_EXIT_NORET(name, call)					\
 SEC("fexit")								\
-int BPF_PROG(fexit_##name) { return call; }				\
+int BPF_PROG(fexit_##name) BTF_BODY(call)				\
 SEC("kretprobe")							\
-int BPF_KRETPROBE(kretprobe_##name) { return call; }
+int BPF_KRETPROBE(kretprobe_##name) RAW_BODY(call)
 
 #define HOOK(name, entry_call, exit_call, args...)			\
 	HOOK_ENTRY(name, entry_call, ##args)				\
@@ -143,13 +176,13 @@ int BPF_KRETPROBE(kretprobe_##name) { return call; }
 
 #define TP_HOOK(name, call, args...)					\
 SEC("tp_btf")								\
-int BPF_PROG(tpbtf_##name, ##args) { return call; }			\
+int BPF_PROG(tpbtf_##name, ##args) BTF_BODY(call)			\
 SEC("raw_tp")								\
-int BPF_PROG(rawtp_##name, ##args) { return call; }
+int BPF_PROG(rawtp_##name, ##args) RAW_BODY(call)
 
 #define TP_PERF(name, record, call)					\
 SEC("tracepoint")							\
-int tp_##name(struct trace_event_raw_##record *ctx) { return call; }
+int tp_##name(struct trace_event_raw_##record *ctx) RAW_BODY(call)
 
 /*
  * SLOT(n) for every candidate index of a hook that attaches them all

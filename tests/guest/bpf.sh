@@ -12,7 +12,8 @@ N=512
 OUT=/tmp/daxlat
 mkdir -p $OUT
 
-# run NAME [daxlat options] -- [faultlat options]: daxlat --json traces one
+# run NAME [daxlat options] -- [faultlat options]: daxlat --json --phases (or
+# $DAXLAT_PHASES instead of --phases, if set) traces one
 # faultlat run (then the command in $AFTER, if set); keeps NAME.json,
 # NAME.err, NAME.rc and the time it took.
 run() {
@@ -23,7 +24,7 @@ run() {
 	[ $# -gt 0 ] && shift
 	_t0=$(date +%s)
 	# shellcheck disable=SC2086
-	daxlat --json $_dopts -c "faultlat $* >$OUT/$_name.fl 2>&1${AFTER:+; $AFTER}" \
+	daxlat --json ${DAXLAT_PHASES---phases} $_dopts -c "faultlat $* >$OUT/$_name.fl 2>&1${AFTER:+; $AFTER}" \
 		>$OUT/$_name.json 2>$OUT/$_name.err
 	echo $? >$OUT/$_name.rc
 	echo "$_name $(($(date +%s) - _t0))s" >>$OUT/timings
@@ -76,7 +77,7 @@ for fs in $(fs_list); do
 	ktap_plan ${fs}_pmd_two_faults_no_fallback ${fs}_empty_sync_counts ${fs}_attach_modes \
 		${fs}_sync_phases ${fs}_sync_metadata_logged \
 		${fs}_empty_nosync_counts ${fs}_prealloc_sync_counts ${fs}_fallocated_sync_counts \
-		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts
+		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts ${fs}_without_phases_lean
 done
 ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
 	stacks_and_phase_samples prog_stats_per_program \
@@ -154,7 +155,7 @@ fi
 
 # Text output: the libbpf-tools and cover-letter layouts add up.
 t0=$(date +%s)
-daxlat -c "faultlat -f /mnt/ext4/text -n $N -s empty --sync >/dev/null" >$OUT/text.txt 2>$OUT/text.err
+daxlat --phases -c "faultlat -f /mnt/ext4/text -n $N -s empty --sync >/dev/null" >$OUT/text.txt 2>$OUT/text.err
 rc=$?
 echo "text $(($(date +%s) - t0))s" >>$OUT/timings
 text_ok() {
@@ -228,6 +229,21 @@ PSTATS='def runs(p): [.prog_stats[] | select(.prog | test(p)) | .runs] | add // 
 	.counters.dax_iomap_fault == 64 and all(.prog_stats[] | select(.runs > 0); .run_time_ns > 0)'
 expect prog_stats_per_program prog_stats_per_program "$PSTATS"
 ktap_diag "$(jq -r '.prog_stats[] | select(.runs > 0) | "\(.prog): \(.runs) runs, \(.run_time_ns / .runs | floor) ns/run"' $OUT/prog_stats_per_program.json 2>/dev/null | tr '\n' ';')"
+
+# Without --phases (issue 33): the same faults counted exactly by
+# dax_iomap_fault's pair and the fs_dax tracepoints alone; the phase hooks
+# are not attached (no program of theirs ran) and their counters are absent,
+# not zero. Both filesystems, MAP_SYNC on an empty file.
+for fs in $(fs_list); do
+	DAXLAT_PHASES=
+	run ${fs}_lean --prog-stats -- -f /mnt/$fs/lean -n 64 $(scenario_args empty-none-sync)
+	unset DAXLAT_PHASES
+	expect ${fs}_without_phases_lean ${fs}_lean "$(exact 64) and .phases == false and
+		.counters.needdsync == 64 and .counters.mkwrite == 64 and .counters.pte_fault_done == 64 and
+		(.counters | has(\"metadata_syncs\") or has(\"sync_faults\") or has(\"jbd2_commits\") or has(\"handler_calls\") | not) and
+		.sync_finish == null and .phases == false and
+		([.prog_stats[] | select(.runs > 0) | .prog | select(test(\"sync|handler|jbd2|log_force|ckpt\"))] | length) == 0"
+done
 
 # -c traces the command's processes only: a faultlat loop started outside
 # it runs meanwhile and must not be counted.

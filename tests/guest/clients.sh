@@ -81,7 +81,7 @@ pmdk() {
 	_env=
 	[ "$_force" = - ] || _env="PMEM_IS_PMEM_FORCE=$_force"
 	rm -f "$_dir/$_r"
-	daxlat --json -c "$_env pmemobj-array -f $_dir/$_r -n $TX -t $THREADS $* >$OUT/$_r.out 2>$OUT/$_r.err" \
+	daxlat --json --phases -c "$_env pmemobj-array -f $_dir/$_r -n $TX -t $THREADS $* >$OUT/$_r.out 2>$OUT/$_r.err" \
 		>$OUT/$_r.djson 2>$OUT/$_r.derr
 	echo $? >$OUT/$_r.rc
 	if [ "$(cat $OUT/$_r.rc)" != 0 ]; then
@@ -232,7 +232,7 @@ done
 # fio wrote exactly what was asked, without error.
 fio_run() {
 	_r=$1 _f=$2 _e=$3 _rw=$4; shift 4
-	daxlat --json -c "fio --name=$_r --filename=$_f --ioengine=$_e --rw=$_rw --bs=4k \
+	daxlat --json --phases -c "fio --name=$_r --filename=$_f --ioengine=$_e --rw=$_rw --bs=4k \
 --size=$((FIO_PAGES * 4))k $* --output-format=json --output=$OUT/$_r.json 2>$OUT/$_r.err" \
 		>$OUT/$_r.djson 2>$OUT/$_r.derr
 	_rc=$?
@@ -322,7 +322,7 @@ faultlat_runs() {
 >$OUT/faultlat-$1-${_s%%-*}-$_o.json 2>>$OUT/faultlat-$1.err"
 		done
 	done
-	daxlat --json -c "$_c" >$OUT/faultlat-$1.djson 2>$OUT/faultlat-$1.derr ||
+	daxlat --json --phases -c "$_c" >$OUT/faultlat-$1.djson 2>$OUT/faultlat-$1.derr ||
 		{ echo "daxlat exit $?: $(head -c 300 $OUT/faultlat-$1.derr) faultlat: $(head -c 300 $OUT/faultlat-$1.err)"; return 1; }
 	for _f in $OUT/faultlat-$1-prealloc-seq.json $OUT/faultlat-$1-empty-seq.json \
 		$OUT/faultlat-$1-prealloc-random.json $OUT/faultlat-$1-empty-random.json; do

@@ -37,7 +37,7 @@ persistlat_adds_up() {
 # sync_faults FS STATE: persistlat's MAP_SYNC writes of whole pages under
 # daxlat; prints NEEDDSYNC and dax_iomap_fault counts.
 sync_faults() {
-	daxlat --json -c "persistlat -f /mnt/$1/s -m mapsync -b 4096 -n $N -s $2 >/dev/null" \
+	daxlat --json --phases -c "persistlat -f /mnt/$1/s -m mapsync -b 4096 -n $N -s $2 >/dev/null" \
 		>/tmp/d.json 2>/tmp/d.err || { echo "daxlat exit $?: $(head -c 300 /tmp/d.err)" >&2; return 1; }
 	jq -r '"\(.counters.needdsync) \(.counters.dax_iomap_fault)"' /tmp/d.json
 }
@@ -57,7 +57,7 @@ written_no_sync_fault() {
 # 64); every synchronous fault synced; commits per fault said.
 writers() {
 	fs=$1; shift
-	daxlat --json -c "faultlat -f /mnt/$fs/w -S -s empty -n $N -w 2 $* -j >/tmp/w.json" \
+	daxlat --json --phases -c "faultlat -f /mnt/$fs/w -S -s empty -n $N -w 2 $* -j >/tmp/w.json" \
 		>/tmp/wd.json 2>/tmp/wd.err || { echo "daxlat exit $?: $(head -c 300 /tmp/wd.err)"; return 1; }
 	jq -e --argjson n $((2 * N)) '.faults == $n and .writers == 2 and (.writers_detail | length) == 2 and
 		([.hist[].count] | add) == $n' /tmp/w.json >/dev/null || { echo "faultlat JSON: $(head -c 300 /tmp/w.json)"; return 1; }

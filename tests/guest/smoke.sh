@@ -18,7 +18,7 @@ ktap_check pmem_namespaces_fsdax pmem_expect 2
 
 # daxlat_counts FS: N faults, each NEEDDSYNC, mkwrite and metadata sync.
 daxlat_counts() {
-	daxlat --json -c "faultlat -f /mnt/$1/smoke-d -n $N $(scenario_args empty-none-sync) >/dev/null" \
+	daxlat --json --phases -c "faultlat -f /mnt/$1/smoke-d -n $N $(scenario_args empty-none-sync) >/dev/null" \
 		>/tmp/d.json 2>/tmp/d.err || { echo "daxlat exit $?: $(head -c 300 /tmp/d.err)"; return 1; }
 	jq -e ".counters | .dax_iomap_fault == $N and .needdsync == $N and .mkwrite == $N and
 		.metadata_syncs == $N and .missed_entries == 0 and .program_runs_missed == 0" /tmp/d.json >/dev/null ||

@@ -46,7 +46,7 @@ for s in $BENCHES; do ktap_check "bench_$(echo "$s" | tr - _)" bench "$s"; done
 # Every fault of an empty MAP_SYNC file returned NEEDDSYNC, got its
 # metadata sync and its writable entry.
 daxlat_counts() {
-	daxlat --json -c "faultlat -f $T/d -n $N $(scenario_args empty-none-sync) >/dev/null" \
+	daxlat --json --phases -c "faultlat -f $T/d -n $N $(scenario_args empty-none-sync) >/dev/null" \
 		>"$T/d.json" 2>"$T/d.err" || { echo "daxlat exit $?: $(head -c 300 "$T/d.err")"; return 1; }
 	jq -e ".counters | .dax_iomap_fault == $N and .needdsync == $N and .mkwrite == $N and
 		.metadata_syncs == $N and .missed_entries == 0" "$T/d.json" >/dev/null ||
@@ -87,7 +87,7 @@ ktap_diag "persist 64 B, median ns: $(jq -r '[.rows[] | "\(.method) \(.median)"]
 # Two MAP_SYNC writers: the filesystem's journal commits are counted.
 writers_commits() {
 	m=$(fs_field "$FS" commits)
-	daxlat --json -c "faultlat -f $T/w -S -s empty -n $N -w 2 >/dev/null" >"$T/w.json" 2>"$T/w.err" ||
+	daxlat --json --phases -c "faultlat -f $T/w -S -s empty -n $N -w 2 >/dev/null" >"$T/w.json" 2>"$T/w.err" ||
 		{ echo "daxlat exit $?: $(head -c 300 "$T/w.err")"; return 1; }
 	jq -e --arg m "$m" --argjson n $((2 * N)) '.counters.needdsync == $n and .counters[$m] >= 1' "$T/w.json" >/dev/null ||
 		{ echo "$(jq -c --arg m "$m" '{needdsync: .counters.needdsync, commits: .counters[$m]}' "$T/w.json")"; return 1; }
