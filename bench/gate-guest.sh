@@ -15,6 +15,12 @@ if [ "$DELAY_NS" -gt 0 ]; then
 fi
 guest_meta >/tmp/meta
 echo "delay_ns=$DELAY_NS" >>/tmp/meta
+# The tool-cost rows' tracer: daxlat, or the build that wastes time in
+# every program (DAXLAT_COSTLY, the gate's proof that the row works).
+TOOL_SCENARIOS=$(scenarios gate-tool)
+DAXLAT=daxlat
+[ -f /job/daxlat-costly ] && chmod +x /job/daxlat-costly && DAXLAT=/job/daxlat-costly
+echo "tool=$DAXLAT" >>/tmp/meta
 
 # rotate N WORDS...: the words, starting at the Nth (mod their count).
 rotate() {
@@ -37,9 +43,17 @@ round=1
 while [ $round -le "$ROUNDS" ]; do
 	for fs in $(fs_list); do
 		for scen in $(rotate $round $SCENARIOS); do
-			faultlat -n "$PAGES" $(scenario_args "$scen") -f "/mnt/$fs/gate" \
+			settle
+			on_cpu0 faultlat -n "$PAGES" $(scenario_args "$scen") -f "/mnt/$fs/gate" \
 				--samples-out /tmp/s.txt >/dev/null 2>/tmp/e || fail "faultlat $fs $scen: $(head -n 1 /tmp/e)"
 			echo "$fs $scen $round $(cat /tmp/s.txt)" >>/tmp/samples.txt
+		done
+		# The tool's own cost: the same faults under daxlat, row SCENARIO+daxlat.
+		for scen in $TOOL_SCENARIOS; do
+			settle
+			on_cpu0 $DAXLAT -c "faultlat -n $PAGES $(scenario_args "$scen") -f /mnt/$fs/gate --samples-out /tmp/s.txt >/dev/null" \
+				>/dev/null 2>/tmp/e || fail "$DAXLAT $fs $scen: $(head -n 1 /tmp/e)"
+			echo "$fs $scen+daxlat $round $(cat /tmp/s.txt)" >>/tmp/samples.txt
 		done
 	done
 	echo "round $round of $ROUNDS done"
@@ -56,7 +70,8 @@ if [ "$PHASES" = 1 ]; then
 		for fs in $(fs_list); do
 			echo "faultlat -n $PAGES $(scenario_args "$scen") -f /mnt/$fs/gate >/dev/null" >>/tmp/pcmd
 		done
-		daxlat -c "sh -e /tmp/pcmd" --samples-out /tmp/p.txt >/dev/null 2>/tmp/e ||
+		settle
+		on_cpu0 daxlat -c "sh -e /tmp/pcmd" --samples-out /tmp/p.txt >/dev/null 2>/tmp/e ||
 			fail "daxlat $scen: $(head -n 1 /tmp/e)"
 		awk -v s="$scen" '{ printf "%s %s:%s 1", $1, s, $2; for (i = 3; i <= NF; i++) printf " %s", $i; print "" }' \
 			/tmp/p.txt >>/tmp/samples.txt

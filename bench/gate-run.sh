@@ -7,6 +7,7 @@
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER
 # KOUT O PAGES ROUNDS BOOTS MEASURE (icount|wall) ICOUNT DELAY_NS DELAY_KO
 # PHASES (1: also the in-kernel phases of the MAP_SYNC scenarios, daxlat)
+# DAXLAT_COSTLY (a daxlat build for the tool-cost rows, SCENARIO+daxlat)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "${here%/bench}"
@@ -31,6 +32,12 @@ if [ "$DELAY_NS" -gt 0 ]; then
 	[ -f "${DELAY_KO:-}" ] || { echo "no fault_delay.ko at '${DELAY_KO:-}'" >&2; exit 2; }
 	BENCH_FILES=$DELAY_KO
 fi
+# DAXLAT_COSTLY: the tool-cost rows run that daxlat build (tests/host/gate-check.sh).
+if [ -n "${DAXLAT_COSTLY:-}" ]; then
+	[ -f "$DAXLAT_COSTLY" ] || { echo "no daxlat-costly at '$DAXLAT_COSTLY'" >&2; exit 2; }
+	BENCH_FILES="$BENCH_FILES $DAXLAT_COSTLY"
+fi
+ntool=$(scenarios gate-tool | wc -w)
 [ -z "${RUN_DIR:-}" ] || [ ! -e "$RUN_DIR" ] || { echo "gate run: $RUN_DIR exists" >&2; exit 2; }
 run_dir gate
 top=$run
@@ -41,7 +48,7 @@ while [ $b -le "$BOOTS" ]; do
 	echo "gate run: boot $b of $BOOTS"
 	# faultlat runs, for the watchdog: warm-up and rounds, and the phase
 	# runs (each daxlat load weighs about 3 runs).
-	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * (ROUNDS + 1) * nscen + PHASES * 5 * nscen)) \
+	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * (ROUNDS + 1) * nscen + 2 * ROUNDS * 3 * ntool + PHASES * 5 * nscen)) \
 		PAGES ROUNDS SCENARIOS DELAY_NS PHASES || { rm -rf "$top"; exit 1; }
 	# One copy of the samples: the run's, with the boot in front.
 	sed "s/^/$b /" "$top/boot-$b/samples.txt" >>"$top/samples.txt" && rm "$top/boot-$b/samples.txt"

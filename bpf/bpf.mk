@@ -73,6 +73,34 @@ $(DAXLAT): $(DAXLAT_OBJS) $(LIB_OBJS) | $(O)/bin
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS) -static $(DAXLAT_OBJS) $(LIB_OBJS) $(BPF_LDLIBS) -o $@
 
+# $(DAXLAT_COSTLY): daxlat whose every BPF program first spins
+# HOOK_COST_LOOPS (common.bpf.h): the injected tool cost the regression
+# gate's daxlat row must call worse (tests/host/gate-check.sh). Built only
+# for the gate; the same user space, its own object and skeleton.
+DAXLAT_COSTLY := $(O)/bin/daxlat-costly
+DAXLAT_COST_LOOPS ?= 100
+
+$(O)/bpf/costly:
+	$(Q)mkdir -p $@
+
+$(O)/bpf/costly/daxlat.bpf.o: bpf/daxlat.bpf.c bpf/daxlat.h $(BPF_COMMON_HDRS) $(O)/bpf/vmlinux.h | $(O)/bpf/costly
+	$(call msg,BPF,$@)
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -DHOOK_COST_LOOPS=$(DAXLAT_COST_LOOPS) -I$(O)/bpf -Ibpf -Ibpf/probe \
+		-c $< -o $(@:.o=.tmp.o) && $(BPFTOOL) gen object $@ $(@:.o=.tmp.o) && rm -f $(@:.o=.tmp.o)
+
+$(O)/bpf/costly/daxlat.skel.h: $(O)/bpf/costly/daxlat.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name daxlat_bpf > $@
+
+$(O)/bpf/costly/daxlat.o: bpf/daxlat.c $(O)/bpf/costly/daxlat.skel.h bpf/daxlat.h bpf/daxlat_util.h \
+		$(PROBE_HDRS) $(LIB_HDRS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(O)/bpf/costly -Ibpf -Ibpf/probe -c $< -o $@
+
+$(DAXLAT_COSTLY): $(O)/bpf/costly/daxlat.o $(filter-out $(O)/bpf/daxlat.o,$(DAXLAT_OBJS)) $(LIB_OBJS) | $(O)/bin
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS) -static $^ $(BPF_LDLIBS) -o $@
+
 # tests/unit/test_daxlat_util.c compiles bpf/daxlat_util.c in (#include), so
 # the generic tests/unit rule builds it; only tell make what it reads.
 $(O)/tests/test_daxlat_util: bpf/daxlat_util.c bpf/daxlat_util.h bpf/daxlat.h

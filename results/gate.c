@@ -237,7 +237,7 @@ static int check_distinct(void)
 }
 
 /* Something in common, and (without --force) every user-space scenario on
- * both sides; phase rows on one side are a note: a run made without phases
+ * both sides; phase and tool rows on one side are a note: a run made without phases
  * (PHASES=0, or before they existed) has none. */
 static int check_groups(const struct groups *gs)
 {
@@ -249,7 +249,8 @@ static int check_groups(const struct groups *gs)
 
 		if (g->nruns[SIDE_BASE] && g->nruns[SIDE_NEW])
 			both++;
-		else if (!one && !is_phase(g->scen) && (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW]))
+		else if (!one && !is_phase(g->scen) && !is_tool_row(g->scen) &&
+			 (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW]))
 			one = g;
 	}
 	if (!both)
@@ -264,7 +265,8 @@ static int check_groups(const struct groups *gs)
 
 		if (!g->nruns[SIDE_BASE] != !g->nruns[SIDE_NEW])
 			fprintf(stderr, TOOL ": note: %s %s only in the %s: not compared%s\n", g->fs, g->scen,
-				g->nruns[SIDE_BASE] ? "base" : "new", is_phase(g->scen) ? "" : " (--force)");
+				g->nruns[SIDE_BASE] ? "base" : "new",
+				is_phase(g->scen) || is_tool_row(g->scen) ? "" : " (--force)");
 	}
 	return 0;
 }

@@ -239,6 +239,14 @@ bool is_phase(const char *scen)
 	return strchr(scen, ':');
 }
 
+/* SCENARIO+TOOL, the scenario's faults with a tracer attached (the tool's
+ * own cost, issue 33). Like a phase row it may be on one side only: a run
+ * made before the row existed has none. */
+bool is_tool_row(const char *scen)
+{
+	return strchr(scen, '+');
+}
+
 static struct group *find_group(struct groups *gs, const char *fs, const char *scen)
 {
 	struct group *g;

@@ -64,6 +64,7 @@ const struct meta_kv *meta_get(const struct meta *m, const char *key);
 const char *meta_val(const struct meta *m, const char *key);
 /* SCENARIO:PHASE, daxlat's in-kernel phases of the scenario's faults. */
 bool is_phase(const char *scen);
+bool is_tool_row(const char *scen);
 /* The group of fs and scen, or NULL. */
 const struct group *lookup_group(const struct groups *gs, const char *fs, const char *scen);
 /* "PATH:LINE: what" (line 0: "PATH: what") on stderr; EXIT_BAD_INPUT. */

@@ -139,9 +139,9 @@ gate-power: all $(INITRD) $(DELAY_KO)
 KERNEL_CHECKS += check-gate
 KERNEL_TAPS += $(CHECK)/gate.tap
 .PHONY: check-gate
-check-gate: all $(INITRD) $(DELAY_KO) | $(CHECK)
+check-gate: all $(INITRD) $(DELAY_KO) $(DAXLAT_COSTLY) | $(CHECK)
 	@echo '  TEST     short gate: A/A and a known slowdown (QEMU $(ACCEL), measure $(MEASURE), kernel $(GUEST_KVER))'
-	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) sh tests/host/gate-check.sh $(CHECK)/gate >$(CHECK)/gate.tap 2>&1; \
+	$(Q)$(GATE_RUN_ENV) GATE=$(GATE) DAXLAT_COSTLY=$(DAXLAT_COSTLY) sh tests/host/gate-check.sh $(CHECK)/gate >$(CHECK)/gate.tap 2>&1; \
 	grep -E '^(not )?ok |^# (aa|slow):' $(CHECK)/gate.tap | sed 's/^/  /'; true
 
 # make gate-kernels: a gate run on every kernel of kernel-config/kernels.txt,

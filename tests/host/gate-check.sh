@@ -1,7 +1,9 @@
 #!/bin/sh
 # make check's short gate: three small gate runs (3 boots, 1 round each)
 # of the default kernel: base, the same again (A/A), and one with
-# fault_delay.ko adding DELAY_NS to every DAX fault. The A/A comparison must
+# fault_delay.ko adding DELAY_NS to every DAX fault. The A/A run's tool-cost
+# rows run daxlat-costly (every BPF program wastes time first): they must be
+# worse, and nothing else. The A/A comparison must
 # find no median worse (floor 20 %, see FLOOR); the delayed one must be a
 # regression (exit 16) with the preallocated scenarios' medians worse on
 # both filesystems, and the in-kernel phases must put the delay where it
@@ -15,8 +17,8 @@ suite_lib=lib
 . lib/ktap.sh
 rm -rf "$out" && mkdir -p "$out"
 
-run() { # NAME DELAY_NS PHASES
-	RUN_DIR=$out/$1 BOOTS=3 ROUNDS=1 DELAY_NS=$2 PHASES=$3 sh bench/gate-run.sh >"$out/$1.log" 2>&1 ||
+run() { # NAME DELAY_NS PHASES [DAXLAT_COSTLY]
+	RUN_DIR=$out/$1 BOOTS=3 ROUNDS=1 DELAY_NS=$2 PHASES=$3 DAXLAT_COSTLY=${4:-} sh bench/gate-run.sh >"$out/$1.log" 2>&1 ||
 		{ echo "gate run $1: $(grep -v '^  \[' "$out/$1.log" | tail -n 2 | tr '\n' ' ')"; return 1; }
 }
 verdicts() { # JSON WHAT: how many rows of verdict WHAT
@@ -31,15 +33,28 @@ verdicts() { # JSON WHAT: how many rows of verdict WHAT
 # 20 us delay moves the preallocated medians by 35-50 %.
 FLOOR=20
 # The A/A run without phases (they cost half a minute a boot): its gate
-# compares what both have.
-t_runs() { run base 0 1 && run aa 0 0 && run slow "$DELAY" 1; }
+# compares what both have. Its tool-cost rows (SCENARIO+daxlat) run the
+# daxlat build that wastes HOOK_COST_LOOPS in every BPF program: only they
+# may be worse, and they must be.
+t_runs() { run base 0 1 && run aa 0 0 "$COSTLY" && run slow "$DELAY" 1; }
 t_aa() {
 	"$gate" --floor $FLOOR --base "$out/base" --new "$out/aa" --json >"$out/aa.json" 2>"$out/aa.err"
 	rc=$?
-	[ "$rc" = 0 ] || [ "$rc" = 17 ] || { echo "A/A gate exit $rc: $(cat "$out/aa.err")"; return 1; }
-	worse=$(jq '[.rows[] | select(.metric == "median" and .verdict == "worse")] | length' "$out/aa.json")
+	# 16: the tool rows (t_tool); any other worse row fails below.
+	[ "$rc" = 0 ] || [ "$rc" = 16 ] || [ "$rc" = 17 ] || { echo "A/A gate exit $rc: $(cat "$out/aa.err")"; return 1; }
+	worse=$(jq '[.rows[] | select(.metric == "median" and .verdict == "worse" and (.scenario | contains("+") | not))] | length' "$out/aa.json")
 	[ "$worse" = 0 ] ||
 		{ echo "A/A: $(jq -c '[.rows[] | select(.metric == "median" and .verdict == "worse") | [.fs, .scenario, .change]]' "$out/aa.json")"; return 1; }
+}
+# The injected tool cost is called worse on every filesystem's tool row.
+t_tool() {
+	n=0
+	for fs in ext4 xfs; do
+		v=$(jq -r ".rows[] | select(.fs == \"$fs\" and (.scenario | endswith(\"+daxlat\")) and .metric == \"median\") |
+			\"\(.verdict) \(.change * 100 | floor)%\"" "$out/aa.json")
+		case $v in worse*) n=$((n + 1)) ;; *) echo "$fs tool row median: '$v', want worse"; return 1 ;; esac
+	done
+	echo "tool rows worse: $(jq -r '[.rows[] | select((.scenario | endswith("+daxlat")) and .metric == "median") | "\(.fs) +\(.change * 1000 | floor / 10)%"] | join(", ")' "$out/aa.json")"
 }
 t_slow() {
 	"$gate" --floor $FLOOR --base "$out/base" --new "$out/slow" --json >"$out/slow.json" 2>"$out/slow.err"
@@ -51,10 +66,11 @@ t_slow() {
 		case $v in worse*) ;; *) echo "$fs prealloc-none-sync median: $v, want worse"; return 1 ;; esac
 	done
 }
-# Warm-up and one round of 4 scenarios on 2 filesystems, and the phase
+# Warm-up and one round of 4 scenarios on 2 filesystems, the tool-cost row
+# (one scenario under daxlat) on both, and the phase
 # runs of the 2 allocating MAP_SYNC scenarios on both.
 t_hits() {
-	want=$(((2 * 4 * 2 + 2 * 2) * PAGES))
+	want=$(((2 * 4 * 2 + 2 + 2 * 2) * PAGES))
 	hits=$(sed -n 's/^delay_hits=//p' "$out/slow/boot-1/meta.txt")
 	[ "$hits" = "$want" ] || { echo "fault_delay hits $hits, want $want"; return 1; }
 }
@@ -80,11 +96,13 @@ t_phases() {
 }
 
 DELAY=${GATE_CHECK_DELAY_NS:-20000}
-ktap_plan gate_runs gate_aa_no_worse gate_delay_applied gate_slowdown_is_regression gate_phases_place_the_delay
+COSTLY=${DAXLAT_COSTLY:-.output/bin/daxlat-costly}
+ktap_plan gate_runs gate_aa_no_worse gate_tool_cost_is_worse gate_delay_applied gate_slowdown_is_regression gate_phases_place_the_delay
 ktap_start
 ktap_diag "measure $MEASURE, fault_delay $DELAY ns"
 ktap_check gate_runs t_runs
 ktap_check gate_aa_no_worse t_aa
+ktap_check gate_tool_cost_is_worse t_tool
 ktap_check gate_delay_applied t_hits
 ktap_check gate_slowdown_is_regression t_slow
 ktap_check gate_phases_place_the_delay t_phases
