@@ -18,13 +18,13 @@ for fs in $(fs_targets); do
 	for scen in $SCENARIOS; do
 		set -- -n "$PAGES" -r "$REPS" $(scenario_args "$scen") -f "$(fs_dir "$fs")/bench"
 		settle
-		faultlat "$@" --json-out $wt/out.json --samples-out $wt/s.txt >$wt/out.txt || fail "faultlat $* failed"
+		on_cpu0 faultlat "$@" --json-out $wt/out.json --samples-out $wt/s.txt >$wt/out.txt || fail "faultlat $* failed"
 		echo "1 $fs $scen 1 $(cat $wt/s.txt)" >>$wt/samples.txt
 		emit "$fs/$scen.txt" $wt/out.txt
 		emit "$fs/$scen.json" $wt/out.json
 		if [ "$KERNEL_VIEW" = 1 ]; then
 			settle
-			daxlat --json --phases -c "faultlat $* --json-out $wt/traced.json >$wt/traced.txt" \
+			on_cpu0 daxlat --json --phases -c "faultlat $* --json-out $wt/traced.json >$wt/traced.txt" \
 				>$wt/kernel.json 2>$wt/daxlat.err || fail "daxlat -c 'faultlat $*': $(head -n 1 $wt/daxlat.err)"
 			emit "$fs/traced/$scen.kernel.json" $wt/kernel.json
 			emit "$fs/traced/$scen.json" $wt/traced.json

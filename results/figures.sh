@@ -293,20 +293,39 @@ fig_reproduce_clients() {
 # instruction-counted time, and the bare runs round by round (the drift).
 fig_overhead() {
 	j=$1/overhead.json
-	[ -f "$j" ] && jq -e '.scenarios[0].funclatency_added_ns' "$j" >/dev/null 2>&1 ||
-		die "$1: no overhead.json with the peers (make overhead)"
-	echo "| scenario | bare µs | + funclatency | + daxlat | daxlat / funclatency |"
-	echo "|---|---|---|---|---|"
+	[ -f "$j" ] && jq -e '.scenarios[0].phases_added_ns' "$j" >/dev/null 2>&1 ||
+		die "$1: no overhead.json with daxlat --phases and the peers (make overhead)"
+	echo "| scenario | bare µs | + funclatency | + daxlat | + daxlat --phases | + syncorder | daxlat / funclatency |"
+	echo "|---|---|---|---|---|---|---|"
 	jq -r '.ns_per_instruction as $n | .scenarios[] |
-		def cost(ns): "+\(ns / 100 | round / 10) µs" + (if $n > 0 then " (\(ns / $n | round) insns)" else "" end);
-		"| \(.scenario) | \(.bare_median_ns / 100 | round / 10) | \(cost(.funclatency_added_ns)) | \(cost(.daxlat_added_ns)) | \(if .funclatency_added_ns > 0 then (.daxlat_added_ns / .funclatency_added_ns * 100 | round / 100 | tostring) else "-" end) |"' "$j"
+		def cost(m): "+\(.[m + "_added_ns"] / 100 | round / 10) µs, \(.[m + "_added_pct"] * 100 | round / 100) %" +
+			(if $n > 0 then " (\(.[m + "_added_insns"]) insns)" else "" end);
+		"| \(.scenario) | \(.bare_median_ns / 100 | round / 10) | \(cost("funclatency")) | \(cost("daxlat")) | \(cost("phases")) | \(if .syncorder_added_ns then cost("syncorder") else "-" end) | \(if .funclatency_added_ns > 0 then (.daxlat_added_ns / .funclatency_added_ns * 100 | round / 100 | tostring) else "-" end) |"' "$j"
 	echo
-	echo "Bare median per round, µs, in order (rounds ≤ 0 are the warm-up, left out above):"
+	echo "Median per round, µs, bare / daxlat / daxlat --phases, in order (rounds ≤ 0 are the warm-up, left out above):"
 	echo
-	awk '$3 == "plain" { r[$2] = r[$2] sprintf(" %s: %.1f;", $4, $5 / 1000); if (!($2 in s)) { s[$2] = 1; o[++n] = $2 } }
-		END { for (i = 1; i <= n; i++) { sub(/;$/, "", r[o[i]]); printf "- %s:%s\n", o[i], r[o[i]] } }' "$1/runs.txt"
+	awk '$4 != "" { k = $2 SUBSEP $4; m[k, $3] = $5; if (!(k in seen)) { seen[k] = 1; r[$2] = r[$2] " " $4 }
+		if (!($2 in s)) { s[$2] = 1; o[++n] = $2 } }
+		END { for (i = 1; i <= n; i++) { line = ""; c = split(r[o[i]], rr, " ")
+			for (x = 1; x <= c; x++) line = line sprintf(" %s: %.1f/%.1f/%.1f;", rr[x], m[o[i], rr[x], "plain"] / 1000,
+				m[o[i], rr[x], "daxlat"] / 1000, m[o[i], rr[x], "phases"] / 1000)
+			sub(/;$/, "", line); printf "- %s:%s\n", o[i], line } }' "$1/runs.txt"
 	echo
-	echo "Median of the per-run medians of $(jq -r '.scenarios[0].rounds' "$j") rounds of 256 faults each, bare, under funclatency and under daxlat in one boot, the order rotated every round; $(jq -r .ns_per_instruction "$j") ns of guest time per instruction (QEMU -icount). $(label "$1")."
+	echo "Median of the per-run medians of $(jq -r '.scenarios[0].rounds' "$j") rounds of $(awk '{ print $7; exit }' "$1/runs.txt") faults each, bare, under funclatency, daxlat and daxlat --phases in one boot, the order rotated every round, each run from a settled page cache; $(jq -r .ns_per_instruction "$j") ns of guest time per instruction (QEMU -icount). $(label "$1")."
+	source_line "$1" "From"
+}
+
+# The per-program cost of daxlat --phases (make overhead's programs.txt).
+fig_overhead_programs() {
+	[ -s "$1/programs.txt" ] || die "$1: no programs.txt (make overhead)"
+	npi=$(jq -r .ns_per_instruction "$1/overhead.json")
+	echo "| program | $(awk '{ if (!($2 in s)) { s[$2] = 1; printf "%s%s", n++ ? " | " : "", $2 } }' "$1/programs.txt") |"
+	echo "|---$(awk '{ if (!($2 in s)) { s[$2] = 1; printf "|---" } }' "$1/programs.txt")|"
+	awk -v npi="$npi" '{ if (!($3 in p)) { p[$3] = 1; po[++np] = $3 } if (!($2 in s)) { s[$2] = 1; so[++ns] = $2 }
+		c[$3, $2] = sprintf("%d runs, %d insns", $4, $5 / $4 / npi) }
+		END { for (i = 1; i <= np; i++) { line = "| `" po[i] "`"; for (j = 1; j <= ns; j++) line = line " | " ((po[i], so[j]) in c ? c[po[i], so[j]] : "-"); print line " |" } }' "$1/programs.txt"
+	echo
+	echo "Each BPF program of daxlat --phases: its runs over one run of each scenario and its run time per run as the kernel counts it (BPF_ENABLE_STATS, which adds its own clock reads: about 66 instructions per run), in guest instructions. Not counted: the trampoline or kprobe that calls it. $(label "$1")."
 	source_line "$1" "From"
 }
 

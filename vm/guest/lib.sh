@@ -81,19 +81,30 @@ fs_dir() {
 	echo "${NATIVE_TARGET:-/mnt/$1}"
 }
 
-# settle: the state every measured run starts from. ext4's jbd2 takes each
-# commit's descriptor and commit blocks through the block device's page
-# cache (__getblk); a log position met for the first time costs a page and
-# its buffer heads, and a 16 MiB journal is met position by position as the
-# log wraps (every ~3 runs of 256 synchronous faults), so the same run grew
-# cheaper in steps as a boot went on (3-7 % on ext4 MAP_SYNC faults, issue
-# 33; bench/README.md, "Drift"). Dropping the clean page cache before each
-# run gives every run the same cold journal. In the VM only: natively the
-# machine's caches are its owner's.
+# settle: the state every measured run starts from (issue 33; bench/README.md,
+# "Drift"). 1. ext4's jbd2 takes each commit's descriptor and commit blocks
+# through the block device's page cache (__getblk); a log position met for
+# the first time costs a page and its buffer heads, and a 16 MiB journal is
+# met position by position as the log wraps (every ~3 runs of 256
+# synchronous faults), so the same run grew cheaper in steps as a boot went
+# on (3-7 % on ext4 MAP_SYNC faults). Dropping the clean page cache before
+# each run gives every run the same cold journal. 2. A synchronous fault
+# waits for kjournald2's commit, and under TCG a wake-up that crosses vCPUs
+# costs what the scheduler's choice of CPUs decides: two levels 4 % apart
+# within a boot. kjournald2 goes to CPU 0, where on_cpu0 runs the measured
+# task: the same run then measures within 0.1 %. In the VM only: natively
+# the machine's caches and CPUs are its owner's.
 settle() {
 	[ -z "${NATIVE_TARGET:-}" ] || return 0
 	sync
 	echo 1 >/proc/sys/vm/drop_caches
+	for _p in $(ps | awk '/\[jbd2\// { print $1 }'); do taskset -p 1 "$_p" >/dev/null || return 1; done
+}
+
+# on_cpu0 CMD...: CMD (and what it starts) on CPU 0, next to the journal
+# thread settle placed there; natively as it is.
+on_cpu0() {
+	if [ -n "${NATIVE_TARGET:-}" ]; then "$@"; else taskset 1 "$@"; fi
 }
 
 # bench_start TOOL FS...: how every bench/*-guest.sh starts: its tools on
