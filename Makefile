@@ -113,7 +113,7 @@ include validate/validate.mk
 include validate/clients/clients.mk
 include validate/crash/crash.mk
 include native/native.mk
-all: $(DAXLAT) $(CRASH_BINS)
+all: $(DAXLAT) $(DAXLAT_COSTLY) $(CRASH_BINS)
 
 help:
 	@echo 'make            build the benchmark, tools and unit tests into $(O)/'
