@@ -46,20 +46,25 @@ $(O)/bpf/vmlinux.h: bpf/gen-vmlinux-h.sh $(DAXLAT_BTF_SRC) | $(O)/bpf
 	$(call msg,GEN,$@)
 	$(Q)BPFTOOL=$(BPFTOOL) V=$(V) sh bpf/gen-vmlinux-h.sh $@ $(BTF_KERNEL)
 
-# 'bpftool gen object' drops the DWARF the skeleton would otherwise embed.
-$(O)/bpf/daxlat.bpf.o: bpf/daxlat.bpf.c bpf/daxlat.h $(BPF_COMMON_HDRS) $(O)/bpf/vmlinux.h | $(O)/bpf
+# daxlat and daxlat-costly share these rules: each build's BPF object,
+# skeleton and user-space object in its own folder (%), the costly one
+# with its DAXLAT_BPF_DEFS (below). 'bpftool gen object' drops the DWARF
+# the skeleton would otherwise embed.
+DAXLAT_BUILDS := $(O)/bpf $(O)/bpf/costly
+$(addsuffix /daxlat.bpf.o,$(DAXLAT_BUILDS)): %/daxlat.bpf.o: bpf/daxlat.bpf.c bpf/daxlat.h \
+		$(BPF_COMMON_HDRS) $(O)/bpf/vmlinux.h | %
 	$(call msg,BPF,$@)
-	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -I$(O)/bpf -Ibpf -Ibpf/probe -c $< -o $(@:.o=.tmp.o) && \
+	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) $(DAXLAT_BPF_DEFS) -I$(O)/bpf -Ibpf -Ibpf/probe -c $< -o $(@:.o=.tmp.o) && \
 	$(BPFTOOL) gen object $@ $(@:.o=.tmp.o) && rm -f $(@:.o=.tmp.o)
 
-$(O)/bpf/daxlat.skel.h: $(O)/bpf/daxlat.bpf.o
+$(addsuffix /daxlat.skel.h,$(DAXLAT_BUILDS)): %/daxlat.skel.h: %/daxlat.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name daxlat_bpf > $@
 
-$(O)/bpf/daxlat.o: bpf/daxlat.c $(O)/bpf/daxlat.skel.h bpf/daxlat.h bpf/daxlat_util.h \
-		$(PROBE_HDRS) $(LIB_HDRS) | $(O)/bpf
+$(addsuffix /daxlat.o,$(DAXLAT_BUILDS)): %/daxlat.o: bpf/daxlat.c %/daxlat.skel.h bpf/daxlat.h \
+		bpf/daxlat_util.h $(PROBE_HDRS) $(LIB_HDRS) | %
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(O)/bpf -Ibpf -Ibpf/probe -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -I$* -Ibpf -Ibpf/probe -c $< -o $@
 
 $(O)/bpf/daxlat_util.o: bpf/daxlat_util.c bpf/daxlat_util.h bpf/daxlat.h | $(O)/bpf
 	$(call msg,CC,$@)
@@ -75,27 +80,16 @@ $(DAXLAT): $(DAXLAT_OBJS) $(LIB_OBJS) | $(O)/bin
 
 # $(DAXLAT_COSTLY): daxlat whose every BPF program first spins
 # HOOK_COST_LOOPS (common.bpf.h): the injected tool cost the regression
-# gate's daxlat row must call worse (tests/host/gate-check.sh). Built only
-# for the gate; the same user space, its own object and skeleton.
+# gate's daxlat row must call worse (tests/host/gate-check.sh). Built by
+# make all (test-tool-paths checks every binary); the same user space, its
+# own object and skeleton.
 DAXLAT_COSTLY := $(O)/bin/daxlat-costly
 DAXLAT_COST_LOOPS ?= 100
 
 $(O)/bpf/costly:
 	$(Q)mkdir -p $@
 
-$(O)/bpf/costly/daxlat.bpf.o: bpf/daxlat.bpf.c bpf/daxlat.h $(BPF_COMMON_HDRS) $(O)/bpf/vmlinux.h | $(O)/bpf/costly
-	$(call msg,BPF,$@)
-	$(Q)$(BPF_CLANG) $(BPF_CFLAGS) -DHOOK_COST_LOOPS=$(DAXLAT_COST_LOOPS) -I$(O)/bpf -Ibpf -Ibpf/probe \
-		-c $< -o $(@:.o=.tmp.o) && $(BPFTOOL) gen object $@ $(@:.o=.tmp.o) && rm -f $(@:.o=.tmp.o)
-
-$(O)/bpf/costly/daxlat.skel.h: $(O)/bpf/costly/daxlat.bpf.o
-	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name daxlat_bpf > $@
-
-$(O)/bpf/costly/daxlat.o: bpf/daxlat.c $(O)/bpf/costly/daxlat.skel.h bpf/daxlat.h bpf/daxlat_util.h \
-		$(PROBE_HDRS) $(LIB_HDRS)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(O)/bpf/costly -Ibpf -Ibpf/probe -c $< -o $@
+$(O)/bpf/costly/daxlat.bpf.o: DAXLAT_BPF_DEFS := -DHOOK_COST_LOOPS=$(DAXLAT_COST_LOOPS)
 
 $(DAXLAT_COSTLY): $(O)/bpf/costly/daxlat.o $(filter-out $(O)/bpf/daxlat.o,$(DAXLAT_OBJS)) $(LIB_OBJS) | $(O)/bin
 	$(call msg,CCLD,$@)

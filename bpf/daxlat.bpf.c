@@ -208,47 +208,28 @@ static __always_inline bool in_traced_fault(void)
  * filesystem; the device only to filter other tasks' events (-p, -c) or
  * for stacks, inode and offset only for stacks. Where the arguments are
  * BTF pointers (@btf) the reads are plain loads, else bpf_probe_read_kernel
- * calls, one per pointer followed.
+ * calls, one per pointer followed (ARG_READ).
  */
 static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
 				       struct fault_info *fi, bool btf)
 {
 	bool want_dev = filter_tgid || want_stacks;
-	struct vm_area_struct *vma;
-	struct super_block *sb;
-	struct inode *inode;
-	unsigned long magic;
+	struct vm_area_struct *vma = ARG_READ(btf, vmf, vma);
+	struct file *file = ARG_READ(btf, vma, vm_file);
+	struct inode *inode = ARG_READ(btf, file, f_inode);
+	struct super_block *sb = ARG_READ(btf, inode, i_sb);
 
 	fi->size = size_class(size_arg);
-	if (btf) {
-		vma = vmf->vma;
-		inode = vma->vm_file->f_inode;
-		sb = inode->i_sb;
-		fi->write = !!(vmf->flags & FAULT_FLAG_WRITE);
-		/* vm_flags became a union member in 6.3: CO-RE finds it by name. */
-		fi->sync = !!(vma->vm_flags & VM_SYNC);
-		magic = sb->s_magic;
-		if (want_dev)
-			fi->dev = sb->s_dev;
-		if (want_stacks) {
-			fi->ino = inode->i_ino;
-			fi->pgoff = vmf->pgoff;
-		}
-	} else {
-		vma = BPF_CORE_READ(vmf, vma);
-		inode = BPF_CORE_READ(vma, vm_file, f_inode);
-		sb = BPF_CORE_READ(inode, i_sb);
-		fi->write = !!(BPF_CORE_READ(vmf, flags) & FAULT_FLAG_WRITE);
-		fi->sync = !!(BPF_CORE_READ(vma, vm_flags) & VM_SYNC);
-		magic = BPF_CORE_READ(sb, s_magic);
-		if (want_dev)
-			fi->dev = BPF_CORE_READ(sb, s_dev);
-		if (want_stacks) {
-			fi->ino = BPF_CORE_READ(inode, i_ino);
-			fi->pgoff = BPF_CORE_READ(vmf, pgoff);
-		}
+	fi->write = !!(ARG_READ(btf, vmf, flags) & FAULT_FLAG_WRITE);
+	/* vm_flags became a union member in 6.3: CO-RE finds it by name. */
+	fi->sync = !!(ARG_READ(btf, vma, vm_flags) & VM_SYNC);
+	fi->fs = fs_of_magic(ARG_READ(btf, sb, s_magic));
+	if (want_dev)
+		fi->dev = ARG_READ(btf, sb, s_dev);
+	if (want_stacks) {
+		fi->ino = ARG_READ(btf, inode, i_ino);
+		fi->pgoff = ARG_READ(btf, vmf, pgoff);
 	}
-	fi->fs = fs_of_magic(magic);
 }
 
 static __always_inline void emit_stack(void *ctx, const struct fault_info *fi,
@@ -418,19 +399,16 @@ HOOK_EXIT_NORET(fsync, fsync_exit())
  */
 static __always_inline bool handler_wanted(struct vm_fault *vmf, bool btf)
 {
+	struct vm_area_struct *vma;
 	__u64 flags, vm_flags;
 
 	if (want_stacks)
 		return true;
 	if (!want_phases)
 		return false;
-	if (btf) {
-		flags = vmf->flags;
-		vm_flags = vmf->vma->vm_flags;
-	} else {
-		flags = BPF_CORE_READ(vmf, flags);
-		vm_flags = BPF_CORE_READ(vmf, vma, vm_flags);
-	}
+	flags = ARG_READ(btf, vmf, flags);
+	vma = ARG_READ(btf, vmf, vma);
+	vm_flags = ARG_READ(btf, vma, vm_flags);
 	return (flags & FAULT_FLAG_WRITE) && (vm_flags & VM_SYNC);
 }
 
@@ -617,9 +595,15 @@ static __always_inline int on_commit_end(__u32 dev, __u32 tid)
 
 /* The journal's device and the transaction's tid: what both flavours have;
  * plain loads in tp_btf. */
-#define JOURNAL_DEV(journal)						\
-	(btf_args ? journal->j_fs_dev->bd_dev : BPF_CORE_READ(journal, j_fs_dev, bd_dev))
-#define TRANS_TID(trans) (btf_args ? trans->t_tid : BPF_CORE_READ(trans, t_tid))
+static __always_inline __u32 journal_dev(journal_t *journal, bool btf)
+{
+	struct block_device *bdev = ARG_READ(btf, journal, j_fs_dev);
+
+	return ARG_READ(btf, bdev, bd_dev);
+}
+
+#define JOURNAL_DEV(journal) journal_dev(journal, btf_args)
+#define TRANS_TID(trans) ARG_READ(btf_args, trans, t_tid)
 TP_HOOK(jbd2_start, on_commit_start(JOURNAL_DEV(journal), TRANS_TID(trans)),
 	journal_t *journal, transaction_t *trans)
 TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), TRANS_TID(trans)),

@@ -140,6 +140,10 @@ static __always_inline void hook_cost(void)
 #endif
 }
 
+/* @p->@field where @btf (a program's btf_args): a plain load through a BTF
+ * pointer, else one bpf_probe_read_kernel. One pointer hop. */
+#define ARG_READ(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
 #define BTF_BODY(call) { const bool btf_args __attribute__((unused)) = true; hook_cost(); return call; }
 #define RAW_BODY(call) { const bool btf_args __attribute__((unused)) = false; hook_cost(); return call; }
 
