@@ -287,6 +287,12 @@ static const struct {
 	[C_SAMPLES_LOST] = { "samples_lost", "phase samples lost (ring buffer full)" },
 };
 
+/* Counter @i is in this run's report. */
+static bool counter_shown(int i)
+{
+	return env.phases || !counter_names[i].phases;
+}
+
 static const struct {
 	const char *json;
 	const char *text;
@@ -638,7 +644,7 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		json_key(&w, "counters");
 		json_begin_object(&w);
 		for (int i = 0; i < C_NR; i++)
-			if (env.phases || !counter_names[i].phases)
+			if (counter_shown(i))
 				json_kv_uint(&w, counter_names[i].json, counters[i]);
 		/* Runs the kernel skipped: events these counts lack. */
 		json_kv_uint(&w, "program_runs_missed", missed);
@@ -697,7 +703,7 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			printf("no DAX faults traced\n\n");
 		printf("counters:\n");
 		for (int i = 0; i < C_NR; i++)
-			if (env.phases || !counter_names[i].phases)
+			if (counter_shown(i))
 				printf("  %-40s %llu\n", counter_names[i].text,
 				       (unsigned long long)counters[i]);
 		if (!env.phases)
