@@ -236,6 +236,12 @@ static int check_distinct(void)
 	return 0;
 }
 
+/* Phase and tool rows may be on one side only (see check_groups). */
+static bool one_sided_ok(const char *scen)
+{
+	return is_phase(scen) || is_tool_row(scen);
+}
+
 /* Something in common, and (without --force) every user-space scenario on
  * both sides; phase and tool rows on one side are a note: a run made without phases
  * (PHASES=0, or before they existed) has none. */
@@ -249,8 +255,7 @@ static int check_groups(const struct groups *gs)
 
 		if (g->nruns[SIDE_BASE] && g->nruns[SIDE_NEW])
 			both++;
-		else if (!one && !is_phase(g->scen) && !is_tool_row(g->scen) &&
-			 (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW]))
+		else if (!one && !one_sided_ok(g->scen) && (g->nruns[SIDE_BASE] || g->nruns[SIDE_NEW]))
 			one = g;
 	}
 	if (!both)
@@ -266,7 +271,7 @@ static int check_groups(const struct groups *gs)
 		if (!g->nruns[SIDE_BASE] != !g->nruns[SIDE_NEW])
 			fprintf(stderr, TOOL ": note: %s %s only in the %s: not compared%s\n", g->fs, g->scen,
 				g->nruns[SIDE_BASE] ? "base" : "new",
-				is_phase(g->scen) || is_tool_row(g->scen) ? "" : " (--force)");
+				one_sided_ok(g->scen) ? "" : " (--force)");
 	}
 	return 0;
 }
