@@ -968,6 +968,24 @@ static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skel
 	return EXIT_OK;
 }
 
+/* How long to sleep: until the next report (-i), else until woken, but
+ * 100 ms at most when the command's end cannot wake us (no pidfd). */
+static int wait_ms(const struct timespec *next, bool poll_cmd)
+{
+	struct timespec now;
+	long ms = -1;
+
+	if (env.interval) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (next->tv_sec - now.tv_sec) * 1000 + (next->tv_nsec - now.tv_nsec) / 1000000 + 1;
+		if (ms < 0)
+			ms = 0;
+	}
+	if (poll_cmd && (ms < 0 || ms > 100))
+		ms = 100;
+	return (int)ms;
+}
+
 /* Until Ctrl-C, the command's end or the count of reports: EXIT_OK, or
  * EXIT_RUNTIME when a report or the ring buffer failed. */
 static int trace_loop(struct daxlat_bpf *skel, struct ring_buffer *rb,
@@ -983,15 +1001,12 @@ static int trace_loop(struct daxlat_bpf *skel, struct ring_buffer *rb,
 	while (!exiting) {
 		struct timespec now;
 
-		if (rb) {
-			err = ring_buffer__poll(rb, 100);
-			if (err < 0 && err != -EINTR) {
-				fprintf(stderr, "daxlat: ring buffer: %s\n", strerror(-err));
-				ret = EXIT_RUNTIME;
-				break;
-			}
-		} else {
-			usleep(100000);
+		err = wait_for_work(rb, env.opt.cmd ? cmd->pidfd : -1,
+				    wait_ms(&next, env.opt.cmd && cmd->pidfd < 0), &exiting);
+		if (err < 0) {
+			fprintf(stderr, "daxlat: waiting for events: %s\n", strerror(-err));
+			ret = EXIT_RUNTIME;
+			break;
 		}
 		if (env.opt.cmd && !ri->child_done &&
 		    held_cmd_ended(cmd, &ri->child_status, EXIT_RUNTIME)) {

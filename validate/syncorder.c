@@ -653,13 +653,17 @@ static bool start_stream(struct syncorder_bpf *skel, const struct run *ri,
 static bool check_loop(struct ring_buffer *rb, struct run *ri, struct held_cmd *cmd)
 {
 	time_t deadline = env.duration ? time(NULL) + env.duration : 0;
-	int err;
+	int pidfd = env.opt.cmd ? cmd->pidfd : env.opt.pid ? pid_watch(env.opt.pid) : -1;
+	/* What no fd can wake us for is asked every 100 ms: the end of the
+	 * process without a pidfd, and -d. */
+	bool ask = (env.opt.cmd || env.opt.pid) && pidfd < 0;
+	int err = 0;
 
 	while (!exiting) {
-		err = ring_buffer__poll(rb, 100);
-		if (err < 0 && err != -EINTR) {
-			fprintf(stderr, "syncorder: ring buffer: %s\n", strerror(-err));
-			return false;
+		err = wait_for_work(rb, pidfd, ask ? 100 : deadline ? 1000 : -1, &exiting);
+		if (err < 0) {
+			fprintf(stderr, "syncorder: waiting for events: %s\n", strerror(-err));
+			break;
 		}
 		if (env.opt.cmd) {
 			if (held_cmd_ended(cmd, &ri->child_status, -1))
@@ -670,6 +674,10 @@ static bool check_loop(struct ring_buffer *rb, struct run *ri, struct held_cmd *
 		if (deadline && time(NULL) >= deadline)
 			break;
 	}
+	if (!env.opt.cmd && pidfd >= 0)
+		close(pidfd);
+	if (err < 0)
+		return false;
 	verbose("workload done");
 	ring_buffer__consume(rb);
 	return true;

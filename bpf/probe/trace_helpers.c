@@ -5,8 +5,10 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <bpf/bpf.h>
@@ -623,6 +625,7 @@ int held_cmd_spawn(struct held_cmd *c, const char *cmd)
 	fcntl(p[1], F_SETFD, FD_CLOEXEC);
 	c->pid = pid;
 	c->go_fd = p[1];
+	c->pidfd = pid_watch(pid);
 	return 0;
 }
 
@@ -642,9 +645,17 @@ void held_cmd_cancel(struct held_cmd *c)
 	c->go_fd = -1;
 }
 
+static void held_cmd_unwatch(struct held_cmd *c)
+{
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	c->pidfd = -1;
+}
+
 void held_cmd_cleanup(struct held_cmd *c)
 {
 	held_cmd_cancel(c);
+	held_cmd_unwatch(c);
 	if (c->pid <= 0 || c->reaped)
 		return;
 	if (c->released) {
@@ -664,6 +675,7 @@ bool held_cmd_ended(struct held_cmd *c, int *code, int unknown)
 	if (waitpid(c->pid, &status, WNOHANG) != c->pid)
 		return false;
 	c->reaped = true;
+	held_cmd_unwatch(c);
 	*code = exit_code(status, unknown);
 	return true;
 }
@@ -671,6 +683,43 @@ bool held_cmd_ended(struct held_cmd *c, int *code, int unknown)
 int held_cmd_stopped_status(const struct held_cmd *c, int sig, int ret)
 {
 	return sig && c->released && !c->reaped ? 128 + sig : ret;
+}
+
+int pid_watch(pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd < 0 ? -1 : fd;
+}
+
+int wait_for_work(struct ring_buffer *rb, int pidfd, int timeout_ms,
+		  const volatile sig_atomic_t *stop)
+{
+	struct pollfd fds[2];
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+	sigset_t stops, old;
+	nfds_t n = 0;
+	int err = 0;
+
+	if (rb)
+		fds[n++] = (struct pollfd){ .fd = ring_buffer__epoll_fd(rb), .events = POLLIN };
+	if (pidfd >= 0)
+		fds[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stops, &old);
+	if (!*stop && ppoll(fds, n, timeout_ms < 0 ? NULL : &ts, &old) < 0 && errno != EINTR)
+		err = -errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!err && rb) {
+		err = ring_buffer__consume(rb);
+		if (err == -EINTR || err > 0)
+			err = 0;
+	}
+	return err;
 }
 
 bool process_gone(pid_t pid)

@@ -14,6 +14,7 @@
 #define TRACE_HELPERS_H
 
 #include <argp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -214,8 +215,9 @@ struct held_cmd {
 	int go_fd;		/* the child waits for a byte on it; -1: closed */
 	bool released;		/* the byte was sent: the command runs */
 	bool reaped;		/* held_cmd_ended saw it end */
+	int pidfd;		/* readable when it ends (pidfd_open); -1: none */
 };
-#define HELD_CMD_INIT { .pid = 0, .go_fd = -1, .released = false, .reaped = false }
+#define HELD_CMD_INIT { .pid = 0, .go_fd = -1, .released = false, .reaped = false, .pidfd = -1 }
 
 /*
  * Fork `sh -c CMD` now, in a process group of its own (so that stopping it
@@ -240,6 +242,19 @@ bool held_cmd_ended(struct held_cmd *c, int *code, int unknown);
  * command still ran: 128 + @sig, else @ret.
  */
 int held_cmd_stopped_status(const struct held_cmd *c, int sig, int ret);
+/*
+ * Sleep until there is work: events in @rb (consumed here; NULL: none), the
+ * end of the process behind @pidfd (-1: none), a stop signal (@stop set by
+ * its handler: the signals are blocked but in the wait, so none is lost
+ * between the test and the sleep) or @timeout_ms (-1: none). No periodic
+ * wake-up: under instruction-counted TCG every one adds its instructions to
+ * the fault in flight on another vCPU. 0, or a negative errno from the ring
+ * buffer or the wait.
+ */
+int wait_for_work(struct ring_buffer *rb, int pidfd, int timeout_ms,
+		  const volatile sig_atomic_t *stop);
+/* A pidfd for @pid (closed by the caller), or -1 where the kernel has none. */
+int pid_watch(pid_t pid);
 /* The process has exited: gone, or a zombie its parent has not reaped yet
  * (waiting for it to vanish would wait for our own caller). */
 bool process_gone(pid_t pid);

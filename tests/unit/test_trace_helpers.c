@@ -5,9 +5,11 @@
  * command of -c.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -225,6 +227,54 @@ static void test_held_cmd_cleanup_reaps_unreleased(struct ktap_case_ctx *t)
 		    "child %d not reaped", (int)pid);
 }
 
+static long ms_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000;
+}
+
+/* The tools sleep in wait_for_work: the command's end wakes them, long
+ * before the timeout that would otherwise end the sleep. */
+static void test_wait_wakes_on_cmd_end(struct ktap_case_ctx *t)
+{
+	static volatile sig_atomic_t stop;
+	struct held_cmd c = HELD_CMD_INIT;
+	struct timespec t0;
+	int code = -2, err;
+
+	KTAP_EXPECT(t, !held_cmd_spawn(&c, "exit 4"), "spawn: %s", strerror(errno));
+	if (c.pid <= 0)
+		return;
+	KTAP_EXPECT(t, c.pidfd >= 0, "no pidfd: %s", strerror(errno));
+	KTAP_EXPECT(t, !held_cmd_release(&c), "release: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = wait_for_work(NULL, c.pidfd, 5000, &stop);
+	KTAP_EXPECT(t, !err && ms_since(&t0) < 2500, "woke after %ld ms (%d)", ms_since(&t0), err);
+	KTAP_EXPECT(t, held_cmd_ended(&c, &code, -1) && code == 4, "ended %d, code %d", c.reaped, code);
+	KTAP_EXPECT(t, c.pidfd < 0, "pidfd %d left open", c.pidfd);
+	held_cmd_cleanup(&c);
+}
+
+/* A stop signal already taken is not slept through; nothing to wait for
+ * lasts the timeout. */
+static void test_wait_stop_and_timeout(struct ktap_case_ctx *t)
+{
+	static volatile sig_atomic_t stop;
+	struct timespec t0;
+	long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	KTAP_EXPECT(t, !wait_for_work(NULL, -1, 60, &stop), "timeout: error");
+	ms = ms_since(&t0);
+	KTAP_EXPECT(t, ms >= 55 && ms < 2000, "60 ms timeout took %ld ms", ms);
+	stop = SIGINT;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	KTAP_EXPECT(t, !wait_for_work(NULL, -1, 5000, &stop), "stopped: error");
+	KTAP_EXPECT(t, ms_since(&t0) < 2500, "slept %ld ms with the stop set", ms_since(&t0));
+}
+
 static const struct ktap_case cases[] = {
 	KTAP_CASE(test_ksyms_parse_text_only),
 	KTAP_CASE(test_ksyms_find),
@@ -236,6 +286,8 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_held_cmd_runs_when_released),
 	KTAP_CASE(test_held_cmd_cancelled_does_not_run),
 	KTAP_CASE(test_held_cmd_cleanup_reaps_unreleased),
+	KTAP_CASE(test_wait_wakes_on_cmd_end),
+	KTAP_CASE(test_wait_stop_and_timeout),
 };
 
 int main(void)
