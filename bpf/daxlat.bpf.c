@@ -23,6 +23,10 @@ const volatile __u64 unit_div = 1000;		/* ns -> histogram unit */
 const volatile bool want_stacks = false;
 const volatile bool want_phases = false;	/* --phases: the phase hooks are attached */
 const volatile bool want_samples = false;	/* every phase to phase_samples */
+/* The fault's exit is fs_dax's done tracepoint, not dax_iomap_fault's return:
+ * where kprobes are chosen (a kretprobe costs more than the perf tracepoint
+ * already attached; bpf/README.md, "What daxlat costs"). */
+const volatile bool exit_at_tp = false;
 
 /* Read and written by user space while tracing (mmap'ed .bss). */
 __u64 counters[C_NR];
@@ -263,26 +267,9 @@ static __always_inline void emit_stack(void *ctx, const struct fault_info *fi,
 
 /* ---- dax_iomap_fault ---------------------------------------------------- */
 
-static __always_inline int fault_entry(struct vm_fault *vmf, __u64 size_arg, bool btf)
+/* The fault of @t (task_state(false): NULL if untraced) returned @ret. */
+static __always_inline int fault_close(void *ctx, struct task_state *t, __u32 ret)
 {
-	struct task_state *t = task_state(true);
-
-	if (!t)
-		return 0;
-	read_fault(vmf, size_arg, &t->fault, btf);
-	/* What runs in other tasks (jbd2, xfs log) is kept for these devices. */
-	if (filter_tgid && t->fault.dev != t->last_dev) {
-		bpf_map_update_elem(&devs, &t->fault.dev, &one, BPF_ANY);
-		t->last_dev = t->fault.dev;
-	}
-	cpu_fault_set();
-	t->fault.ts = bpf_ktime_get_ns();
-	return 0;
-}
-
-static __always_inline int fault_exit(void *ctx, __u32 ret)
-{
-	struct task_state *t = task_state(false);
 	struct fault_info *fi;
 	__u64 lat;
 	__u8 oc;
@@ -328,7 +315,33 @@ static __always_inline int fault_exit(void *ctx, __u32 ret)
 	return 0;
 }
 
-HOOK(fault, fault_entry(vmf, size_arg, btf_args),
+static __always_inline int fault_exit(void *ctx, __u32 ret)
+{
+	return fault_close(ctx, task_state(false), ret);
+}
+
+static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 size_arg, bool btf)
+{
+	struct task_state *t = task_state(true);
+
+	if (!t)
+		return 0;
+	read_fault(vmf, size_arg, &t->fault, btf);
+	/* What runs in other tasks (jbd2, xfs log) is kept for these devices. */
+	if (filter_tgid && t->fault.dev != t->last_dev) {
+		bpf_map_update_elem(&devs, &t->fault.dev, &one, BPF_ANY);
+		t->last_dev = t->fault.dev;
+	}
+	cpu_fault_set();
+	t->fault.ts = bpf_ktime_get_ns();
+	/* dax_iomap_fault returns VM_FAULT_FALLBACK at once for a size other
+	 * than PTE and PMD, before any tracepoint: its exit is here. */
+	if (exit_at_tp && t->fault.size == FAULT_SZ_OTHER)
+		return fault_exit(ctx, VM_FAULT_FALLBACK);
+	return 0;
+}
+
+HOOK(fault, fault_entry(ctx, vmf, size_arg, btf_args),
      fault_exit(ctx, (__u32)ret), struct vm_fault *vmf, unsigned long size_arg)
 
 /* ---- dax_finish_sync_fault and the vfs_fsync_range inside it ------------ */
@@ -493,22 +506,43 @@ HOOK_EXIT_NORET(xfs_log_force, logforce_exit())
 /* ---- fs_dax tracepoints -------------------------------------------------- */
 
 /* They fire inside dax_iomap_fault or dax_finish_sync_fault, whose hooks
- * gave a traced task its state: none of them creates it. */
-static __always_inline int on_pte_done(void)
+ * gave a traced task its state: none of them creates it. The done
+ * tracepoints close the fault where it has no exit hook (exit_at_tp). */
+static __always_inline int on_pte_done(void *ctx, int result)
 {
-	if (in_traced_fault())
+	struct task_state *t;
+
+	if (!exit_at_tp) {
+		if (in_traced_fault())
+			count(C_PTE_FAULT_DONE);
+		return 0;
+	}
+	t = task_state(false);
+	if (t)
 		count(C_PTE_FAULT_DONE);
-	return 0;
+	return fault_close(ctx, t, (__u32)result);
 }
 
-static __always_inline int on_pmd_done(int result)
+static __always_inline void count_pmd_done(int result)
 {
-	if (!in_traced_fault())
-		return 0;
 	count(C_PMD_FAULT_DONE);
 	if (result & VM_FAULT_FALLBACK)
 		count(C_PMD_DONE_FALLBACK);
-	return 0;
+}
+
+static __always_inline int on_pmd_done(void *ctx, int result)
+{
+	struct task_state *t;
+
+	if (!exit_at_tp) {
+		if (in_traced_fault())
+			count_pmd_done(result);
+		return 0;
+	}
+	t = task_state(false);
+	if (t)
+		count_pmd_done(result);
+	return fault_close(ctx, t, (__u32)result);
 }
 
 static __always_inline int on_mkwrite(void)
@@ -537,13 +571,14 @@ static __always_inline int on_mkwrite_no_entry(void)
 	return 0;
 }
 
-TP_HOOK(pte_done, on_pte_done())
-TP_HOOK(pmd_done, on_pmd_done(result), struct inode *inode,
+TP_HOOK(pte_done, on_pte_done(ctx, result), struct inode *inode,
+	struct vm_fault *vmf, int result)
+TP_HOOK(pmd_done, on_pmd_done(ctx, result), struct inode *inode,
 	struct vm_fault *vmf, unsigned long max_pgoff, int result)
 TP_HOOK(mkwrite, on_mkwrite())
 TP_HOOK(mkwrite_no_entry, on_mkwrite_no_entry())
-TP_PERF(pte_done, dax_pte_fault_class, on_pte_done())
-TP_PERF(pmd_done, dax_pmd_fault_class, on_pmd_done(ctx->result))
+TP_PERF(pte_done, dax_pte_fault_class, on_pte_done(ctx, ctx->result))
+TP_PERF(pmd_done, dax_pmd_fault_class, on_pmd_done(ctx, ctx->result))
 TP_PERF(mkwrite, dax_pte_fault_class, on_mkwrite())
 TP_PERF(mkwrite_no_entry, dax_pte_fault_class, on_mkwrite_no_entry())
 
@@ -597,13 +632,13 @@ static __always_inline int on_commit_end(__u32 dev, __u32 tid)
  * plain loads in tp_btf. */
 static __always_inline __u32 journal_dev(journal_t *journal, bool btf)
 {
-	struct block_device *bdev = ARG_READ(btf, journal, j_fs_dev);
+	struct block_device *bdev = ARG_READ_MOD(btf, journal, j_fs_dev);
 
 	return ARG_READ(btf, bdev, bd_dev);
 }
 
 #define JOURNAL_DEV(journal) journal_dev(journal, btf_args)
-#define TRANS_TID(trans) ARG_READ(btf_args, trans, t_tid)
+#define TRANS_TID(trans) ARG_READ_MOD(btf_args, trans, t_tid)
 TP_HOOK(jbd2_start, on_commit_start(JOURNAL_DEV(journal), TRANS_TID(trans)),
 	journal_t *journal, transaction_t *trans)
 TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), TRANS_TID(trans)),

@@ -196,6 +196,10 @@ static struct probe_set probes;
 static struct bpf_link *fork_link;
 static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
 
+/* Where kprobes and perf tracepoints are chosen, the fault's exit is the
+ * done tracepoint (exit_at_tp in daxlat.bpf.c): set by resolve_kernel. */
+static bool exit_at_tp;
+
 static bool want_stacks(void)
 {
 	return env.top || env.stack_threshold_us >= 0;
@@ -212,6 +216,7 @@ static void *open_skel(const void *cfg)
 		skel->rodata->want_stacks = want_stacks();
 		skel->rodata->want_samples = env.samples_out != NULL;
 		skel->rodata->want_phases = env.phases;
+		skel->rodata->exit_at_tp = exit_at_tp;
 	}
 	return skel;
 }
@@ -627,6 +632,7 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		json_end_object(&w);
 		probe_json(&probes, &w);
 		json_kv_string(&w, "attach_choice", ri->attach_why);
+		json_kv_string(&w, "fault_exit", exit_at_tp ? "done_tracepoint" : "return");
 		json_kv_bool(&w, "phases", env.phases);
 		if (env.opt.pid)
 			json_kv_int(&w, "pid", env.opt.pid);
@@ -865,7 +871,9 @@ static void print_banner(void)
 }
 
 /* daxlat_uses without the hooks this run does not need (daxlat_probes.h);
- * the fs handler stays for stacks, whose scope it is. The count kept. */
+ * the fs handler stays for stacks, whose scope it is. With exit_at_tp the
+ * fault hook keeps its entry only and the done tracepoints close the
+ * fault: they become required. The count kept. */
 static size_t select_uses(struct probe_use *out)
 {
 	const size_t nphase = sizeof(daxlat_phase_hooks) / sizeof(*daxlat_phase_hooks);
@@ -879,7 +887,12 @@ static size_t select_uses(struct probe_use *out)
 			phase_only |= daxlat_phase_hooks[j] == h;
 		if (phase_only && !env.phases && !(h == HOOK_FS_HANDLER && want_stacks()))
 			continue;
-		out[n++] = daxlat_uses[i];
+		out[n] = daxlat_uses[i];
+		if (exit_at_tp && h == HOOK_FAULT)
+			out[n].sides = PROBE_ENTRY;
+		if (exit_at_tp && (h == HOOK_PTE_DONE || h == HOOK_PMD_DONE))
+			out[n].need = PROBE_REQUIRED;
+		n++;
 	}
 	return n;
 }
@@ -900,6 +913,11 @@ static int resolve_kernel(struct run_info *ri)
 		return EXIT_NO_BTF;
 	}
 	probe_choose_modes(&env.opt, &kprobes, &perf_tp, ri->attach_why, sizeof(ri->attach_why));
+	exit_at_tp = kprobes && perf_tp;
+	if (exit_at_tp)
+		snprintf(ri->attach_why + strlen(ri->attach_why),
+			 sizeof(ri->attach_why) - strlen(ri->attach_why),
+			 "; the fault's exit at fs_dax's done tracepoints");
 	verbose("%s", ri->attach_why);
 	if (probe_resolve(&probes, &probe_running_kernel, uses, select_uses(uses), kprobes,
 			  env.opt.raw_tp)) {
@@ -957,6 +975,13 @@ static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skel
 	probe_attach(&probes);
 	if (!probe_attached(probe_first(&probes, HOOK_FAULT))) {
 		explain_no_fault_probe();
+		return EXIT_NO_PROBE;
+	}
+	if (exit_at_tp && (!probe_attached(probe_first(&probes, HOOK_PTE_DONE)) ||
+			   !probe_attached(probe_first(&probes, HOOK_PMD_DONE)))) {
+		fprintf(stderr, "daxlat: cannot attach fs_dax's dax_pte_fault_done and "
+			"dax_pmd_fault_done, where the faults end under kprobes "
+			"(--fentry to use fexit)\n");
 		return EXIT_NO_PROBE;
 	}
 	if (env.opt.cmd) {

@@ -140,9 +140,29 @@ static __always_inline void hook_cost(void)
 #endif
 }
 
-/* @p->@field where @btf (a program's btf_args): a plain load through a BTF
- * pointer, else one bpf_probe_read_kernel. One pointer hop. */
-#define ARG_READ(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+/*
+ * 6.2+: a pointer the program may load through (PTR_UNTRUSTED: the JIT
+ * makes each load a probe load that gives 0 on a fault), the call itself
+ * rewritten to a register move. Where the kernel lacks it (6.1) libbpf
+ * leaves the weak extern 0 and the verifier drops the branch that calls it.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+
+/*
+ * @p->@field, one pointer hop, for a type of vmlinux (the cast takes a
+ * vmlinux BTF id): where @btf (a program's btf_args) a plain load through a
+ * BTF pointer; else a plain load through bpf_rdonly_cast where the kernel
+ * has it (a kprobe's field costs a few instructions, not a helper call);
+ * else one bpf_probe_read_kernel.
+ */
+#define ARG_READ(btf, p, field)						\
+	((btf) ? (p)->field :						\
+	 bpf_rdonly_cast ? ((typeof(p))bpf_rdonly_cast((p),		\
+			bpf_core_type_id_kernel(typeof(*(p)))))->field :	\
+	 BPF_CORE_READ(p, field))
+
+/* The same for a type a module may define (jbd2's, xfs's): no cast. */
+#define ARG_READ_MOD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
 
 #define BTF_BODY(call) { const bool btf_args __attribute__((unused)) = true; hook_cost(); return call; }
 #define RAW_BODY(call) { const bool btf_args __attribute__((unused)) = false; hook_cost(); return call; }

@@ -221,11 +221,14 @@ both_ok() {
 }
 if why=$(both_ok); then ktap_pass stacks_and_phase_samples; else ktap_fail stacks_and_phase_samples "$why"; fi
 # --prog-stats (issue 33): each program's runs and run time as the kernel
-# counts them. The fault hook's entry and exit programs ran once per fault,
-# every program that ran has a run time.
+# counts them. The fault hook's entry and exit programs ran once per fault
+# (the exit: the PTE done tracepoint's where kprobes are chosen, and no
+# kretprobe then), every program that ran has a run time.
 run prog_stats_per_program --prog-stats -- -f /mnt/ext4/pst -n 64 -s empty --sync
 PSTATS='def runs(p): [.prog_stats[] | select(.prog | test(p)) | .runs] | add // 0;
-	runs("^(fentry|kprobe)_fault$") == 64 and runs("^(fexit|kretprobe)_fault$") == 64 and
+	runs("^(fentry|kprobe)_fault$") == 64 and
+	if .fault_exit == "done_tracepoint" then runs("^tp_pte_done$") == 64 and runs("^kretprobe_fault$") == 0
+	else runs("^(fexit|kretprobe)_fault$") == 64 end and
 	.counters.dax_iomap_fault == 64 and all(.prog_stats[] | select(.runs > 0); .run_time_ns > 0)'
 expect prog_stats_per_program prog_stats_per_program "$PSTATS"
 ktap_diag "$(jq -r '.prog_stats[] | select(.runs > 0) | "\(.prog): \(.runs) runs, \(.run_time_ns / .runs | floor) ns/run"' $OUT/prog_stats_per_program.json 2>/dev/null | tr '\n' ';')"

@@ -23,6 +23,10 @@ daxlat_counts() {
 	jq -e ".counters | .dax_iomap_fault == $N and .needdsync == $N and .mkwrite == $N and
 		.metadata_syncs == $N and .missed_entries == 0 and .program_runs_missed == 0" /tmp/d.json >/dev/null ||
 		{ echo "counters: $(jq -c '.counters | {dax_iomap_fault, needdsync, mkwrite, metadata_syncs, missed_entries, program_runs_missed}' /tmp/d.json 2>&1)"; return 1; }
+	# Where kprobes and perf tracepoints are chosen the faults end at the
+	# done tracepoints (no kretprobe), elsewhere at their return.
+	jq -e '(.attach_choice | test("perf tracepoints")) == (.fault_exit == "done_tracepoint")' /tmp/d.json >/dev/null ||
+		{ echo "fault exit $(jq -c '[.fault_exit, .attach_choice]' /tmp/d.json)"; return 1; }
 }
 
 # syncorder_clean FS: N faults checked, no violation, nothing lost.
