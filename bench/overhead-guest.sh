@@ -18,7 +18,7 @@ measure() { # SCENARIO MODE ROUND ARGS...
 	case $mode in
 	daxlat | phases)
 		# shellcheck disable=SC2046
-		on_cpu0 daxlat --json $([ $mode = phases ] && echo --phases) -c "faultlat $* --json-out /tmp/o.json >/dev/null" >/tmp/k.json 2>/tmp/e ||
+		on_cpu0 daxlat --json $([ $mode = phases ] && echo --phases) -c "sleep $ATTACH_WAIT_S; faultlat $* --json-out /tmp/o.json >/dev/null" >/tmp/k.json 2>/tmp/e ||
 			fail "daxlat: $(head -n 1 /tmp/e)"
 		# A traced run that missed its faults would measure nothing.
 		jq -e '.counters.dax_iomap_fault > 0' /tmp/k.json >/dev/null || fail "daxlat saw no faults"
@@ -26,7 +26,7 @@ measure() { # SCENARIO MODE ROUND ARGS...
 	syncorder)
 		# The ordering checker: every hook its check needs, on the same faults.
 		# 15: nothing to judge (no synchronous fault in the scenario).
-		on_cpu0 syncorder --json-out /tmp/so.json -c "faultlat $* --json-out /tmp/o.json >/dev/null" >/dev/null 2>/tmp/e
+		on_cpu0 syncorder --json-out /tmp/so.json -c "sleep $ATTACH_WAIT_S; faultlat $* --json-out /tmp/o.json >/dev/null" >/dev/null 2>/tmp/e
 		rc=$?
 		[ $rc = 0 ] || [ $rc = 15 ] || fail "syncorder exit $rc: $(grep -v '^$' /tmp/e | head -n 1)"
 		;;
@@ -34,6 +34,7 @@ measure() { # SCENARIO MODE ROUND ARGS...
 		funclatency -u dax_iomap_fault >/tmp/fl.txt 2>/tmp/fl.err &
 		flpid=$!
 		tracer_attached $flpid dax_iomap_fault >/dev/null || { kill -INT $flpid; fail "funclatency did not attach: $(head -n 1 /tmp/fl.err)"; }
+		after_attach
 		on_cpu0 faultlat "$@" --json-out /tmp/o.json >/dev/null 2>/tmp/e || { kill -INT $flpid; fail "faultlat: $(head -n 1 /tmp/e)"; }
 		kill -INT $flpid
 		wait $flpid || fail "funclatency exit $?: $(head -n 1 /tmp/fl.err)"
@@ -41,6 +42,7 @@ measure() { # SCENARIO MODE ROUND ARGS...
 		[ "$n" -ge "$(jq .faults /tmp/o.json)" ] || fail "funclatency counted $n faults, faultlat made $(jq .faults /tmp/o.json)"
 		;;
 	*)
+		after_attach
 		on_cpu0 faultlat "$@" --json-out /tmp/o.json >/dev/null 2>/tmp/e || fail "faultlat: $(head -n 1 /tmp/e)"
 		;;
 	esac

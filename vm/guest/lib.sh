@@ -101,6 +101,16 @@ settle() {
 	for _p in $(ps | awk '/\[jbd2\// { print $1 }'); do taskset -p 1 "$_p" >/dev/null || return 1; done
 }
 
+# after_attach: what every measured run of make overhead waits before its
+# faults, traced or not. Attaching fentry/fexit replaces a BPF trampoline
+# image, which the kernel frees after an RCU-tasks grace period that then
+# runs beside the faults (grace-period wake-ups, timers, RCU softirqs on
+# their CPU: +10 us a fault over the first 256 synchronous faults on 6.12).
+# Idle under -icount the wait costs no host time. A command a tracer runs
+# (-c) sleeps $ATTACH_WAIT_S itself.
+ATTACH_WAIT_S=2
+after_attach() { sleep "$ATTACH_WAIT_S"; }
+
 # on_cpu0 CMD...: CMD (and what it starts) on CPU 0, next to the journal
 # thread settle placed there; natively as it is.
 on_cpu0() {
