@@ -414,13 +414,20 @@ static __always_inline void xfs_snapshot(struct inode *inode, struct xfs_snap *s
 
 static __always_inline void xfs_log_state(struct inode *inode, struct so_insert_rec *r)
 {
-	struct xlog___xfs *log = BPF_CORE_READ(XFS_I(inode), i_mount, m_log);
-	struct xfs_cil___xfs *cil = BPF_CORE_READ(log, l_cilp);
-	__u64 ctx_off = bpf_core_field_offset(struct xfs_cil_ctx___xfs, committing);
+	struct xlog___xfs *log;
+	struct xfs_cil___xfs *cil;
+	__u64 ctx_off;
 	void *head, *node = NULL;
 	__u64 cur, low;
 	int i;
 
+	/* Without xfs's BTF (xfs.ko not loaded) its relocations fail: the
+	 * frozen have_xfs lets the verifier drop this body. */
+	if (!have_xfs)
+		goto unknown;
+	log = BPF_CORE_READ(XFS_I(inode), i_mount, m_log);
+	cil = BPF_CORE_READ(log, l_cilp);
+	ctx_off = bpf_core_field_offset(struct xfs_cil_ctx___xfs, committing);
 	if (!cil)
 		goto unknown;
 	cur = BPF_CORE_READ(cil, xc_current_sequence);
