@@ -13,6 +13,7 @@
  */
 #include <linux/bug.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/panic.h>
@@ -27,14 +28,19 @@ static int seconds = 60;
 module_param(seconds, int, 0444);
 MODULE_PARM_DESC(seconds, "how long softlockup/rcu_stall/hung_task last");
 
+/*
+ * Spin on jiffies, not mdelay(): a guest booted on a starved host can
+ * calibrate its delay loop short (a 60 s mdelay spin once ended within a
+ * second, and nothing stalled).
+ */
 static noinline void splat_spin(void)
 {
-	int i;
+	unsigned long end = jiffies + (unsigned long)seconds * HZ;
 
 	preempt_disable();
 	rcu_read_lock();
-	for (i = 0; i < seconds * 1000; i++)
-		mdelay(1);
+	while (time_before(jiffies, end))
+		cpu_relax();
 	rcu_read_unlock();
 	preempt_enable();
 }
