@@ -337,7 +337,7 @@ static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 si
 	/* dax_iomap_fault returns VM_FAULT_FALLBACK at once for a size other
 	 * than PTE and PMD, before any tracepoint: its exit is here. */
 	if (exit_at_tp && t->fault.size == FAULT_SZ_OTHER)
-		return fault_exit(ctx, VM_FAULT_FALLBACK);
+		return fault_close(ctx, t, VM_FAULT_FALLBACK);
 	return 0;
 }
 
@@ -508,40 +508,30 @@ HOOK_EXIT_NORET(xfs_log_force, logforce_exit())
 /* They fire inside dax_iomap_fault or dax_finish_sync_fault, whose hooks
  * gave a traced task its state: none of them creates it. The done
  * tracepoints close the fault where it has no exit hook (exit_at_tp). */
-static __always_inline int on_pte_done(void *ctx, int result)
+static __always_inline void count_done(bool pmd, int result)
 {
-	struct task_state *t;
-
-	if (!exit_at_tp) {
-		if (in_traced_fault())
-			count(C_PTE_FAULT_DONE);
-		return 0;
-	}
-	t = task_state(false);
-	if (t)
+	if (!pmd) {
 		count(C_PTE_FAULT_DONE);
-	return fault_close(ctx, t, (__u32)result);
-}
-
-static __always_inline void count_pmd_done(int result)
-{
+		return;
+	}
 	count(C_PMD_FAULT_DONE);
 	if (result & VM_FAULT_FALLBACK)
 		count(C_PMD_DONE_FALLBACK);
 }
 
-static __always_inline int on_pmd_done(void *ctx, int result)
+/* dax_pte_fault_done (@pmd false) or dax_pmd_fault_done. */
+static __always_inline int on_fault_done(void *ctx, int result, bool pmd)
 {
 	struct task_state *t;
 
 	if (!exit_at_tp) {
 		if (in_traced_fault())
-			count_pmd_done(result);
+			count_done(pmd, result);
 		return 0;
 	}
 	t = task_state(false);
 	if (t)
-		count_pmd_done(result);
+		count_done(pmd, result);
 	return fault_close(ctx, t, (__u32)result);
 }
 
@@ -571,14 +561,14 @@ static __always_inline int on_mkwrite_no_entry(void)
 	return 0;
 }
 
-TP_HOOK(pte_done, on_pte_done(ctx, result), struct inode *inode,
+TP_HOOK(pte_done, on_fault_done(ctx, result, false), struct inode *inode,
 	struct vm_fault *vmf, int result)
-TP_HOOK(pmd_done, on_pmd_done(ctx, result), struct inode *inode,
+TP_HOOK(pmd_done, on_fault_done(ctx, result, true), struct inode *inode,
 	struct vm_fault *vmf, unsigned long max_pgoff, int result)
 TP_HOOK(mkwrite, on_mkwrite())
 TP_HOOK(mkwrite_no_entry, on_mkwrite_no_entry())
-TP_PERF(pte_done, dax_pte_fault_class, on_pte_done(ctx, ctx->result))
-TP_PERF(pmd_done, dax_pmd_fault_class, on_pmd_done(ctx, ctx->result))
+TP_PERF(pte_done, dax_pte_fault_class, on_fault_done(ctx, ctx->result, false))
+TP_PERF(pmd_done, dax_pmd_fault_class, on_fault_done(ctx, ctx->result, true))
 TP_PERF(mkwrite, dax_pte_fault_class, on_mkwrite())
 TP_PERF(mkwrite_no_entry, dax_pte_fault_class, on_mkwrite_no_entry())
 
