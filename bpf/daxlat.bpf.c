@@ -27,6 +27,11 @@ const volatile bool want_samples = false;	/* every phase to phase_samples */
  * where kprobes are chosen (a kretprobe costs more than the perf tracepoint
  * already attached; bpf/README.md, "What daxlat costs"). */
 const volatile bool exit_at_tp = false;
+/* --breakdown (implies --phases), and the work functions that name xfs's
+ * wakers (kallsyms, 0 where xfs is not loaded). */
+const volatile bool want_breakdown = false;
+const volatile __u64 xfs_cil_push_fn = 0;
+const volatile __u64 xfs_ioend_fn = 0;
 
 /* Read and written by user space while tracing (mmap'ed .bss). */
 __u64 counters[C_NR];
@@ -67,6 +72,10 @@ struct task_state {
 	__u64 commit_ts;	/* kjournald2: the commit in flight started */
 	__u32 commit_tid;	/* ... its transaction */
 	__u8 journal_kept;	/* kjournald2: its device is traced (cached once true) */
+	__u32 jc_tid;		/* kjournald2 (--breakdown): the commit in flight or last, */
+	__u64 jc_ts[JC_NR - 1];	/* ... its tracepoint times (enum bd_commit - 1) */
+	__u64 work_func;	/* a worker (--breakdown): the work item running, or 0 */
+	__u64 work_ts;		/* ... since */
 	struct fault_info fault;	/* the fault in flight, or the last one */
 };
 
@@ -217,7 +226,7 @@ static __always_inline bool in_traced_fault(void)
 static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
 				       struct fault_info *fi, bool btf)
 {
-	bool want_dev = filter_tgid || want_stacks;
+	bool want_dev = filter_tgid || want_stacks || want_breakdown;
 	struct vm_area_struct *vma = ARG_READ(btf, vmf, vma);
 	struct file *file = ARG_READ(btf, vma, vm_file);
 	struct inode *inode = ARG_READ(btf, file, f_inode);
@@ -230,7 +239,7 @@ static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
 	fi->fs = fs_of_magic(ARG_READ(btf, sb, s_magic));
 	if (want_dev)
 		fi->dev = ARG_READ(btf, sb, s_dev);
-	if (want_stacks) {
+	if (want_stacks || want_breakdown) {
 		fi->ino = ARG_READ(btf, inode, i_ino);
 		fi->pgoff = ARG_READ(btf, vmf, pgoff);
 	}
@@ -344,6 +353,297 @@ static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 si
 HOOK(fault, fault_entry(ctx, vmf, size_arg, btf_args),
      fault_exit(ctx, (__u32)ret), struct vm_fault *vmf, unsigned long size_arg)
 
+/* ---- --breakdown: the metadata sync across threads (daxlat.h) ----------- */
+
+enum { BD_RUNNING, BD_RUNNABLE, BD_ASLEEP };
+
+/* A thread inside its metadata sync, keyed by tid: the scheduler's hooks
+ * see it as prev, next or the woken task, not always as current. */
+struct bd_state {
+	struct bd_sample s;
+	__u64 ts;			/* the last transition */
+	__u64 longest;			/* the longest sleep so far */
+	__u64 run_delay0, pcount0;	/* sched_info at the phase start */
+	__u8 state;
+	__u8 pending;			/* a sched_waking seen, its wake-up not yet */
+	__u8 pend_class;
+	__u32 pend_tid;
+	__u64 pend_func;
+	__u64 pend_work_ts;
+	__u64 pend_jc[JC_NR - 1];	/* the waking commit's tracepoint times */
+	char pend_comm[DAXLAT_TASK_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct bd_state);
+} insync SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1024 * 1024);
+} bd_samples SEC(".maps");
+
+static const struct bd_state bd_zero;
+
+/* sched_info (CONFIG_SCHED_INFO): the kernel's own count of switch-ins
+ * and time runnable, the check on the runnable part. */
+static __always_inline void sched_info_now(__u64 *run_delay, __u64 *pcount)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	*run_delay = *pcount = 0;
+	if (bpf_core_field_exists(task->sched_info)) {
+		*run_delay = task->sched_info.run_delay;
+		*pcount = task->sched_info.pcount;
+	}
+}
+
+static __always_inline void bd_start(const struct fault_info *fi, __u64 now)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct bd_state *b;
+
+	if (bpf_map_update_elem(&insync, &tid, &bd_zero, BPF_ANY))
+		return;
+	b = bpf_map_lookup_elem(&insync, &tid);
+	if (!b)
+		return;
+	b->ts = now;
+	b->state = BD_RUNNING;
+	b->s.tid = tid;
+	b->s.tgid = id >> 32;
+	b->s.fs = fi->fs;
+	b->s.dev = fi->dev;
+	b->s.ino = fi->ino;
+	sched_info_now(&b->run_delay0, &b->pcount0);
+}
+
+static __always_inline void bd_end(__u64 start, __u64 now)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
+	struct bd_sample *s;
+	__u64 run_delay, pcount;
+
+	if (!b)
+		return;
+	if (b->state == BD_RUNNING)
+		b->s.part[BD_ONCPU] += now - b->ts;
+	else
+		b->s.broken = 1;
+	sched_info_now(&run_delay, &pcount);
+	b->s.run_delay = run_delay - b->run_delay0;
+	b->s.pcount = pcount - b->pcount0;
+	b->s.phase_ns = now - start;
+	b->s.end_ns = now;
+	b->s.cgroup = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(b->s.comm, sizeof(b->s.comm));
+	if (b->s.broken)
+		count(C_BD_BROKEN);
+	s = bpf_ringbuf_reserve(&bd_samples, sizeof(*s), 0);
+	if (s) {
+		__builtin_memcpy(s, &b->s, sizeof(*s));
+		bpf_ringbuf_submit(s, 0);
+	} else {
+		count(C_BD_LOST);
+	}
+	bpf_map_delete_elem(&insync, &tid);
+}
+
+/* A phase left without its end (dax_finish_sync_fault returned without
+ * the fsync): nothing to report. */
+static __always_inline void bd_drop(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&insync, &tid);
+}
+
+static __always_inline __u64 clip(__u64 a, __u64 b, __u64 lo, __u64 hi)
+{
+	a = a < lo ? lo : a > hi ? hi : a;
+	b = b < lo ? lo : b > hi ? hi : b;
+	return b > a ? b - a : 0;
+}
+
+/* A wait [@s0, @s1) on a jbd2 commit, spread over the commit's tracepoints
+ * (a phase not reached yet ends at @s1). */
+static __always_inline void bd_spread_commit(struct bd_state *b, __u64 s0, __u64 s1)
+{
+	__u64 at[JC_NR + 1];
+
+	at[0] = s0;
+	for (int i = 0; i < JC_NR - 1; i++)
+		at[i + 1] = b->pend_jc[i] ? b->pend_jc[i] : s1;
+	at[JC_NR] = s1;
+	for (int i = 0; i < JC_NR; i++)
+		b->s.commit[i] += clip(at[i], at[i + 1], s0, s1);
+}
+
+/*
+ * What the current task is, for a thread that waited on it (its waker, or
+ * the task that held its CPU): into the pending fields of @b. A jbd2
+ * commit in kjournald2 (in one, or just after: the commit ends before it
+ * wakes the waiters), a worker in or just after a work item (flush_work's
+ * waiters are woken once the item has returned), the idle task, or other.
+ */
+static __always_inline void bd_note_current(struct bd_state *b)
+{
+	struct task_state *w = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0, 0);
+	__u8 class = (__u32)bpf_get_current_pid_tgid() == 0 ? W_IDLE : W_OTHER;
+
+	b->pend_func = 0;
+	if (w && w->jc_ts[0]) {
+		class = W_JBD2;
+		__builtin_memcpy(b->pend_jc, w->jc_ts, sizeof(b->pend_jc));
+		b->pend_tid = w->jc_tid;
+	} else if (w && w->work_func) {
+		class = w->work_func == xfs_cil_push_fn ? W_XFS_CIL :
+			w->work_func == xfs_ioend_fn ? W_XFS_LOG_IO : W_WORKER;
+		b->pend_func = w->work_func;
+		b->pend_work_ts = w->work_ts;
+	}
+	b->pend_class = class;
+	bpf_get_current_comm(b->pend_comm, sizeof(b->pend_comm));
+	b->pending = 1;
+}
+
+/* The wait [b->ts, @now) in @part (asleep, or runnable), charged to the
+ * task the pending fields name (none: other). */
+static __always_inline void bd_charge(struct bd_state *b, int part, __u64 now)
+{
+	__u64 d = now - b->ts, queued;
+	__u8 w = b->pending ? b->pend_class : W_OTHER;
+
+	if (w >= W_NR)
+		return;
+	if (part == BD_SLEEP) {
+		b->s.part[BD_SLEEP] += d;
+		b->s.sleep_by[w] += d;
+	} else {
+		b->s.part[BD_RUNQ] += d;
+		b->s.runq_by[w] += d;
+	}
+	if (w == W_JBD2)
+		bd_spread_commit(b, b->ts, now);
+	if (w == W_XFS_CIL || w == W_XFS_LOG_IO || w == W_WORKER) {
+		queued = clip(b->ts, b->pend_work_ts, b->ts, now);
+		b->s.work_queued += queued;
+		b->s.work_running += d - queued;
+	}
+	if (d >= b->longest) {
+		b->longest = d;
+		b->s.main_wait = w;
+		b->s.main_wait_part = part;
+		b->s.waker_func = b->pending ? b->pend_func : 0;
+		b->s.commit_tid = w == W_JBD2 ? b->pend_tid : 0;
+		__builtin_memcpy(b->s.waker_comm, b->pend_comm, sizeof(b->pend_comm));
+	}
+	b->pending = 0;
+}
+
+/* sched_switch: @prev_tid (current) leaves the CPU (@runnable: preempted,
+ * or still TASK_RUNNING), @next_tid takes it; the runnable wait of
+ * @next_tid is charged to @prev_tid, which held the CPU last. */
+static __always_inline int bd_switch(__u32 prev_tid, __u32 next_tid, bool runnable)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct bd_state *b;
+
+	b = bpf_map_lookup_elem(&insync, &prev_tid);
+	if (b) {
+		if (b->state == BD_RUNNING)
+			b->s.part[BD_ONCPU] += now - b->ts;
+		else
+			b->s.broken = 1;
+		b->state = runnable ? BD_RUNNABLE : BD_ASLEEP;
+		b->ts = now;
+		b->pending = 0;
+	}
+	b = bpf_map_lookup_elem(&insync, &next_tid);
+	if (b) {
+		if (b->state == BD_ASLEEP) {	/* its wake-up was not seen */
+			b->s.broken = 1;
+			bd_charge(b, BD_SLEEP, now);
+		} else if (b->state == BD_RUNNABLE) {
+			bd_note_current(b);
+			bd_charge(b, BD_RUNQ, now);
+		}
+		b->s.switch_ins++;
+		b->state = BD_RUNNING;
+		b->ts = now;
+	}
+	return 0;
+}
+
+/* sched_waking runs in the waker: note it, for the wake-up. */
+static __always_inline int bd_waking(__u32 tid)
+{
+	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
+
+	if (b)
+		bd_note_current(b);
+	return 0;
+}
+
+/* sched_waking fires before the woken task has left its CPU, sched_wakeup
+ * once it is on a run queue: the sleep ends here. One still running was
+ * woken before it slept: nothing to close. */
+static __always_inline int bd_wakeup(__u32 tid)
+{
+	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
+	__u64 now;
+
+	if (!b)
+		return 0;
+	if (b->state != BD_ASLEEP) {
+		b->pending = 0;
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	bd_charge(b, BD_SLEEP, now);
+	b->state = BD_RUNNABLE;
+	b->ts = now;
+	return 0;
+}
+
+/* The runnable states: preempted, or switched out still TASK_RUNNING;
+ * the perf record encodes both as no state bit below TASK_REPORT_MAX. */
+TP_HOOK(sched_switch, bd_switch((__u32)ARG_READ(btf_args, prev, pid),
+				(__u32)ARG_READ(btf_args, next, pid),
+				preempt || prev_state == 0),
+	bool preempt, struct task_struct *prev, struct task_struct *next,
+	unsigned int prev_state)
+TP_HOOK(sched_waking, bd_waking((__u32)ARG_READ(btf_args, p, pid)), struct task_struct *p)
+TP_HOOK(sched_wakeup, bd_wakeup((__u32)ARG_READ(btf_args, p, pid)), struct task_struct *p)
+TP_PERF(sched_switch, sched_switch, bd_switch(ctx->prev_pid, ctx->next_pid,
+					      !(ctx->prev_state & 0xff)))
+TP_PERF(sched_waking, sched_wakeup_template, bd_waking(ctx->pid))
+TP_PERF(sched_wakeup, sched_wakeup_template, bd_wakeup(ctx->pid))
+
+/* Workers: the work item running, or the last one (kept after it returns:
+ * what a worker does next, such as completing a flush, is for it). */
+static __always_inline int on_work_start(__u64 func)
+{
+	struct task_state *t = bpf_task_storage_get(&tasks, bpf_get_current_task_btf(), 0,
+						    BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (t) {
+		t->work_func = func;
+		t->work_ts = bpf_ktime_get_ns();
+	}
+	return 0;
+}
+
+/* 6.1+: the start event takes the work only. */
+TP_HOOK(wq_start, on_work_start((__u64)ARG_READ(btf_args, work, func)), struct work_struct *work)
+TP_PERF(wq_start, workqueue_execute_start, on_work_start((__u64)ctx->function))
+
+
 /* ---- dax_finish_sync_fault and the vfs_fsync_range inside it ------------ */
 
 /* The fault it finishes is the task's last one, which returned NEEDDSYNC
@@ -359,6 +659,8 @@ static __always_inline int sync_entry(void)
 	t->needdsync = 0;
 	t->sync_ts = bpf_ktime_get_ns();
 	t->fsync_end = 0;
+	if (want_breakdown)
+		bd_start(&t->fault, t->sync_ts);
 	return 0;
 }
 
@@ -374,6 +676,8 @@ static __always_inline int sync_exit(void)
 		    bpf_ktime_get_ns() - t->sync_ts);
 	count(C_SYNC_FINISH);
 	t->sync_ts = 0;
+	if (want_breakdown)
+		bd_drop();
 	return 0;
 }
 
@@ -391,6 +695,8 @@ static __always_inline int fsync_exit(void)
 	fi = &t->fault;
 	now = bpf_ktime_get_ns();
 	hist_record(K_PHASE2, fi->size, fi->write, fi->sync, 0, fi->fs, now - t->sync_ts);
+	if (want_breakdown)
+		bd_end(t->sync_ts, now);
 	count(C_METADATA_SYNCS);
 	t->fsync_end = now;
 	return 0;
@@ -601,19 +907,38 @@ static __always_inline int on_commit_start(__u32 dev, __u32 tid)
 		return 0;
 	t->commit_tid = tid;
 	t->commit_ts = bpf_ktime_get_ns();
+	if (want_breakdown) {
+		__builtin_memset(t->jc_ts, 0, sizeof(t->jc_ts));
+		t->jc_ts[JC_START - 1] = t->commit_ts;
+		t->jc_tid = tid;
+	}
+	return 0;
+}
+
+/* --breakdown: the commit's tracepoint @jc (enum bd_commit) was reached. */
+static __always_inline int on_commit_phase(__u32 dev, __u32 tid, int jc)
+{
+	struct task_state *t = journal_thread(dev);
+
+	if (t && t->jc_tid == tid && jc > 0 && jc < JC_NR)
+		t->jc_ts[jc - 1] = bpf_ktime_get_ns();
 	return 0;
 }
 
 static __always_inline int on_commit_end(__u32 dev, __u32 tid)
 {
 	struct task_state *t = journal_thread(dev);
+	__u64 now;
 
 	if (!t)
 		return 0;
 	count(C_JBD2_COMMITS);
+	now = bpf_ktime_get_ns();
+	if (want_breakdown && t->jc_tid == tid)
+		t->jc_ts[JC_END - 1] = now;
 	if (!t->commit_ts || t->commit_tid != tid)
 		return 0;
-	hist_record(K_JBD2_COMMIT, 0, 0, 0, 0, FS_EXT4, bpf_ktime_get_ns() - t->commit_ts);
+	hist_record(K_JBD2_COMMIT, 0, 0, 0, 0, FS_EXT4, now - t->commit_ts);
 	t->commit_ts = 0;
 	return 0;
 }
@@ -635,6 +960,14 @@ TP_HOOK(jbd2_end, on_commit_end(JOURNAL_DEV(journal), TRANS_TID(trans)),
 	journal_t *journal, transaction_t *trans)
 TP_PERF(jbd2_start, jbd2_commit, on_commit_start(ctx->dev, ctx->transaction))
 TP_PERF(jbd2_end, jbd2_end_commit, on_commit_end(ctx->dev, ctx->transaction))
+
+#define COMMIT_PHASE(name, jc)						\
+	TP_HOOK(name, on_commit_phase(JOURNAL_DEV(journal), TRANS_TID(trans), jc), \
+		journal_t *journal, transaction_t *trans)		\
+	TP_PERF(name, jbd2_commit, on_commit_phase(ctx->dev, ctx->transaction, jc))
+COMMIT_PHASE(jbd2_locking, JC_LOCKING)
+COMMIT_PHASE(jbd2_flushing, JC_FLUSHING)
+COMMIT_PHASE(jbd2_logging, JC_LOGGING)
 
 /* ---- xfs CIL checkpoints (a worker writes them: filtered by device) ---- */
 

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "daxlat.h"
+#include "breakdown.h"
 #include "daxlat_util.h"
 #include "daxlat.skel.h"
 #include "daxlat_probes.h"
@@ -47,6 +48,8 @@ static struct env {
 	const char *samples_out;	/* --samples-out */
 	bool prog_stats;	/* --prog-stats */
 	bool phases;		/* --phases (or --samples-out) */
+	bool breakdown;	/* --breakdown (or --breakdown-out): implies phases */
+	const char *breakdown_out;
 } env = {
 	.unit_div = 1000, .unit = "us", .unit_name = "usecs",
 	.stack_threshold_us = -1, .times = -1,
@@ -57,7 +60,7 @@ error_t argp_err_exit_status = EXIT_USAGE;
 static const char doc[] =
 "Trace DAX page fault latency in the kernel, with the phases of MAP_SYNC faults.\n"
 "\n"
-"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--phases] [--kprobes | --fentry]\n"
+"USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--phases | --breakdown] [--kprobes | --fentry]\n"
 "              [--stack-threshold USEC | --top N] [-v] [interval] [count]\n"
 "\n"
 "EXAMPLES:\n"
@@ -65,6 +68,9 @@ static const char doc[] =
 "    daxlat 1 10                 # print every second, 10 times\n"
 "    daxlat --phases -c CMD      # the phases of its MAP_SYNC faults, commits\n"
 "    daxlat -c 'faultlat -f /mnt/x/f -s empty --sync' --samples-out ph.txt  # every phase, in ns\n"
+"    daxlat --breakdown -c CMD   # where each metadata sync went: on CPU, runnable, asleep\n"
+"                                # and what woke it (jbd2 commit phases, xfs workers)\n"
+"    daxlat --breakdown-out bd.txt -c CMD   # ... and a line per fault (pid, inode, parts)\n"
 "    daxlat -p 185               # only process 185 (all its threads)\n"
 "    daxlat -c 'faultlat -f /mnt/ext4/f -n 512 --sync >/tmp/out'\n"
 "                                # run a command, trace it and its children\n"
@@ -89,6 +95,10 @@ static const char doc[] =
 "  with --phases its phases are 1 dax_iomap_fault, 2 dax_finish_sync_fault's\n"
 "  vfs_fsync_range (from its entry), 3 from that fsync's return to the\n"
 "  fs_dax:dax_insert_pfn_mkwrite event, 4 the filesystem's fault handler.\n"
+"  --breakdown splits phase 2 by the faulting thread's scheduler events\n"
+"  (sched_switch, sched_waking, sched_wakeup): its parts add up to the\n"
+"  phase; each sleep is charged to the task that woke it, as it was then\n"
+"  (a jbd2 commit between its tracepoints, a worker in its work item).\n"
 "\n"
 "OVERHEAD:\n"
 "  Per DAX fault: dax_iomap_fault's entry and exit and one fs_dax\n"
@@ -98,12 +108,16 @@ static const char doc[] =
 "  vfs_fsync_range's exit (every fsync in the system passes it) and the\n"
 "  journal's tracepoints: about 2 % more on a MAP_SYNC fault that allocates\n"
 "  (bench/README.md, \"What daxlat costs\"; --prog-stats shows each program).\n"
+"  --breakdown adds a program to every context switch and wake-up in the\n"
+"  system and to every work item: a tool for an investigation, not for\n"
+"  always-on monitoring.\n"
 "\n"
 "EXIT STATUS:\n"
 "  0 ok (with -c: the command's status), 1 runtime error, 2 usage,\n"
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
-enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS, OPT_PHASES };
+enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS, OPT_PHASES,
+       OPT_BREAKDOWN, OPT_BREAKDOWN_OUT };
 /* More slowest-fault stacks than anybody reads; bounds the memory. */
 #define DAXLAT_TOP_MAX	10000
 
@@ -124,6 +138,12 @@ static const struct argp_option opts[] = {
 	{ "top", OPT_TOP, "N", 0, "Record the kernel stacks of the N slowest faults", 0 },
 	{ "phases", OPT_PHASES, NULL, 0, "Also split every MAP_SYNC fault into its phases, and count and time "
 	  "its metadata syncs, jbd2 commits and xfs log forces (seven more hooks: see OVERHEAD)", 0 },
+	{ "breakdown", OPT_BREAKDOWN, NULL, 0, "Also split every MAP_SYNC fault's metadata sync across threads: "
+	  "its thread on CPU, runnable, asleep, and each sleep charged to what woke it (a jbd2 commit and "
+	  "its phases, xfs's CIL push or log I/O worker); implies --phases and hooks every context switch "
+	  "and wake-up", 0 },
+	{ "breakdown-out", OPT_BREAKDOWN_OUT, "FILE", 0, "Also write the breakdown of every MAP_SYNC fault "
+	  "to FILE, a line per fault (its first line names the fields; implies --breakdown)", 0 },
 	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every phase of every MAP_SYNC fault to FILE "
 	  "in ns, a line per filesystem and phase: 'FS PHASE NS...' (PHASE: iomap, fsync, mkwrite, "
 	  "handler; the regression gate reads them)", 0 },
@@ -165,6 +185,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_PHASES:
 		env.phases = true;
 		break;
+	case OPT_BREAKDOWN_OUT:
+		env.breakdown_out = arg;
+		/* fall through */
+	case OPT_BREAKDOWN:
+		env.breakdown = env.phases = true;
+		break;
 	case OPT_SAMPLES_OUT:
 		env.samples_out = arg;
 		env.phases = true;
@@ -195,6 +221,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static struct probe_set probes;
 static struct bpf_link *fork_link;
 static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
+static struct bd_store breakdowns;	/* --breakdown: every fault, or those since the last report */
+static size_t breakdowns_reported;	/* --breakdown-out keeps them all: the reported ones */
 
 /* Where kprobes and perf tracepoints are chosen, the fault's exit is the
  * done tracepoint (exit_at_tp in daxlat.bpf.c): set by resolve_kernel. */
@@ -203,6 +231,18 @@ static bool exit_at_tp;
 static bool want_stacks(void)
 {
 	return env.top || env.stack_threshold_us >= 0;
+}
+
+/* A kernel function's address (--breakdown names xfs's wakers by it), 0 if
+ * unknown or not asked for. */
+static __u64 ksym_addr(const char *name)
+{
+	const struct ksym *s;
+
+	if (!env.breakdown || !(ksyms = probe_kernel_ksyms()))
+		return 0;
+	s = ksyms_by_name(ksyms, name);
+	return s ? s->addr : 0;
 }
 
 /* The skeleton, opened, with what it needs to know before load. */
@@ -217,6 +257,9 @@ static void *open_skel(const void *cfg)
 		skel->rodata->want_samples = env.samples_out != NULL;
 		skel->rodata->want_phases = env.phases;
 		skel->rodata->exit_at_tp = exit_at_tp;
+		skel->rodata->want_breakdown = env.breakdown;
+		skel->rodata->xfs_cil_push_fn = ksym_addr("xlog_cil_push_work");
+		skel->rodata->xfs_ioend_fn = ksym_addr("xlog_ioend_work");
 	}
 	return skel;
 }
@@ -260,11 +303,13 @@ static int fs_rank(unsigned int fs)
 	return FS_NR;
 }
 
-/* phases: counted by the hooks only --phases attaches (absent without it). */
+/* phases: counted by the hooks only --phases attaches (absent without it);
+ * breakdown: only with --breakdown. */
 static const struct {
 	const char *json;
 	const char *text;
 	bool phases;
+	bool breakdown;
 } counter_names[C_NR] = {
 	[C_FAULTS] = { "dax_iomap_fault", "dax_iomap_fault calls" },
 	[C_FAULTS_PTE] = { "pte", "  PTE-sized" },
@@ -290,12 +335,14 @@ static const struct {
 	[C_STACKS_LOST] = { "stacks_lost", "stacks lost (ring buffer full)" },
 	[C_MISSED_ENTRY] = { "missed_entries", "exits without a seen entry" },
 	[C_SAMPLES_LOST] = { "samples_lost", "phase samples lost (ring buffer full)" },
+	[C_BD_LOST] = { "breakdowns_lost", "breakdowns lost (ring buffer full)", true, true },
+	[C_BD_BROKEN] = { "breakdowns_out_of_order", "breakdowns with a transition out of order", true, true },
 };
 
 /* Counter @i is in this run's report. */
 static bool counter_shown(int i)
 {
-	return env.phases || !counter_names[i].phases;
+	return (env.phases || !counter_names[i].phases) && (env.breakdown || !counter_names[i].breakdown);
 }
 
 static const struct {
@@ -585,6 +632,8 @@ static void prog_stats_report(struct daxlat_bpf *skel, struct json_writer *w)
 static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			struct evstore *stacks, bool reset)
 {
+	const struct bd_store bd_now = { .v = breakdowns.v + breakdowns_reported,
+					 .n = breakdowns.n - breakdowns_reported };
 	__u64 counters[C_NR], missed = runs_missed(skel, ri, reset);
 	struct hentry *hs = NULL;
 	size_t nh = 0;
@@ -689,6 +738,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			json_stack(&w, &stacks->ev[i]);
 		json_end_array(&w);
 		json_kv_uint(&w, "stacks_dropped", stacks->dropped);
+		if (env.breakdown)
+			bd_json(&w, &bd_now);
 		if (env.prog_stats)
 			prog_stats_report(skel, &w);
 		json_end_object(&w);
@@ -705,6 +756,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			print_text_hist(&hs[i]);
 		}
 		print_phase_totals(hs, nh);
+		if (env.breakdown)
+			bd_print_text(stdout, &bd_now, env.unit_div, env.unit);
 		if (!nh)
 			printf("no DAX faults traced\n\n");
 		printf("counters:\n");
@@ -730,6 +783,10 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 	}
 	if (reset && !env.top)
 		evstore_clear(stacks);
+	if (reset && env.breakdown_out)
+		breakdowns_reported = breakdowns.n;
+	else if (reset)
+		bd_store_clear(&breakdowns);
 	free(hs);
 	return err;
 }
@@ -758,6 +815,7 @@ struct rb_ctx {
 	struct evstore *stacks;
 	struct daxlat_bpf *skel;
 	struct phase_store *phases;
+	struct bd_store *bd;
 };
 
 static int handle_sample(void *ctx, void *data, size_t len)
@@ -816,6 +874,42 @@ static int write_phase_samples(const struct phase_store *ps, const struct daxlat
 	return EXIT_OK;
 }
 
+static const char *work_func_name(__u64 addr, void *ctx)
+{
+	const struct ksym *s = ksyms ? ksyms_find(ksyms, addr) : NULL;
+
+	(void)ctx;
+	return s ? s->name : NULL;
+}
+
+/* --breakdown-out: EXIT_OK, or EXIT_RUNTIME (said why) when breakdowns
+ * were lost or the file cannot be written; written whole or not at all. */
+static int write_breakdowns(const struct daxlat_bpf *skel)
+{
+	__u64 lost = skel->bss->counters[C_BD_LOST];
+	char tmp[PATH_MAX];
+	FILE *out;
+
+	if (lost || breakdowns.out_of_memory) {
+		fprintf(stderr, "daxlat: %llu breakdowns lost%s: not writing %s\n",
+			(unsigned long long)lost, breakdowns.out_of_memory ? " (out of memory)" : "",
+			env.breakdown_out);
+		return EXIT_RUNTIME;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", env.breakdown_out);
+	if (!(out = fopen(tmp, "w"))) {
+		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	if (bd_write_lines(out, &breakdowns, work_func_name, NULL) | fclose(out) ||
+	    rename(tmp, env.breakdown_out)) {
+		fprintf(stderr, "daxlat: write %s: %s\n", env.breakdown_out, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
 /* Read @map's records into @fn: opens the ring buffer, or adds @map to the
  * one already open. 0, or -1 with errno set. */
 static int rb_watch(struct ring_buffer **rb, struct bpf_map *map, ring_buffer_sample_fn fn, void *ctx)
@@ -831,6 +925,12 @@ static void phase_store_free(struct phase_store *ps)
 	for (unsigned int f = 0; f < FS_NR; f++)
 		for (unsigned int k = 0; k < NPHASES; k++)
 			free(ps->v[f][k]);
+}
+
+static int handle_breakdown(void *ctx, void *data, size_t len)
+{
+	bd_store_add(((struct rb_ctx *)ctx)->bd, data, len);
+	return 0;
 }
 
 static int handle_event(void *ctx, void *data, size_t len)
@@ -877,14 +977,19 @@ static void print_banner(void)
 static size_t select_uses(struct probe_use *out)
 {
 	const size_t nphase = sizeof(daxlat_phase_hooks) / sizeof(*daxlat_phase_hooks);
+	const size_t nbd = sizeof(daxlat_breakdown_hooks) / sizeof(*daxlat_breakdown_hooks);
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(daxlat_uses) / sizeof(*daxlat_uses); i++) {
 		enum probe_hook_id h = daxlat_uses[i].hook;
-		bool phase_only = false;
+		bool phase_only = false, breakdown_only = false;
 
 		for (size_t j = 0; j < nphase; j++)
 			phase_only |= daxlat_phase_hooks[j] == h;
+		for (size_t j = 0; j < nbd; j++)
+			breakdown_only |= daxlat_breakdown_hooks[j] == h;
+		if (breakdown_only && !env.breakdown)
+			continue;
 		if (phase_only && !env.phases && !(h == HOOK_FS_HANDLER && want_stacks()))
 			continue;
 		out[n] = daxlat_uses[i];
@@ -1074,7 +1179,7 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb = NULL;
 	struct evstore stacks;
 	struct phase_store phases = { 0 };
-	struct rb_ctx rbc = { .stacks = &stacks, .phases = &phases };
+	struct rb_ctx rbc = { .stacks = &stacks, .phases = &phases, .bd = &breakdowns };
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct held_cmd cmd = HELD_CMD_INIT;
 	int stats_fd = -1;	/* --prog-stats: open while the statistics count */
@@ -1131,7 +1236,8 @@ int main(int argc, char **argv)
 	rbc.skel = skel;
 	if (((env.top || env.stack_threshold_us >= 0) &&
 	     rb_watch(&rb, skel->maps.events, handle_event, &rbc)) ||
-	    (env.samples_out && rb_watch(&rb, skel->maps.phase_samples, handle_sample, &rbc))) {
+	    (env.samples_out && rb_watch(&rb, skel->maps.phase_samples, handle_sample, &rbc)) ||
+	    (env.breakdown && rb_watch(&rb, skel->maps.bd_samples, handle_breakdown, &rbc))) {
 		fprintf(stderr, "daxlat: cannot open the ring buffer: %s\n", strerror(errno));
 		goto cleanup;
 	}
@@ -1155,6 +1261,12 @@ int main(int argc, char **argv)
 		if (ret == EXIT_OK)
 			ret = werr;
 	}
+	if (env.breakdown_out) {
+		int werr = write_breakdowns(skel);
+
+		if (ret == EXIT_OK)
+			ret = werr;
+	}
 
 cleanup:
 	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */
@@ -1167,5 +1279,6 @@ cleanup:
 	probe_kernel_free();
 	evstore_free(&stacks);
 	phase_store_free(&phases);
+	bd_store_free(&breakdowns);
 	return ret;
 }

@@ -86,6 +86,8 @@ enum daxlat_counter {
 	C_STACKS_LOST,		/* stack events dropped: ring buffer full */
 	C_MISSED_ENTRY,		/* exits whose entry was not seen */
 	C_SAMPLES_LOST,		/* phase samples dropped: ring buffer full */
+	C_BD_LOST,		/* breakdown samples dropped: ring buffer full */
+	C_BD_BROKEN,		/* breakdowns with a transition out of order */
 	C_NR
 };
 
@@ -96,6 +98,63 @@ struct phase_sample {
 	__u8 fs;
 	__u8 size;
 	__u8 pad[5];
+};
+
+
+/*
+ * --breakdown: where the metadata sync of one synchronous fault (phase 2,
+ * dax_finish_sync_fault entry -> vfs_fsync_range exit) went, from the
+ * faulting thread's scheduler transitions: on a CPU, runnable (woken or
+ * preempted, waiting for a CPU), asleep. Each wait is charged to a task
+ * as it was then: a sleep to its waker (sched_waking runs in the waker), a
+ * runnable wait to the task that held the CPU last. A jbd2 commit in
+ * kjournald2 gets the wait spread over its tracepoints; a workqueue worker
+ * (xfs's CIL push and log I/O completion) splits it into the time before
+ * its work item began and after.
+ */
+enum bd_part { BD_ONCPU, BD_RUNQ, BD_SLEEP, BD_PARTS };
+
+enum bd_waker {
+	W_JBD2,			/* kjournald2, in or just after a commit */
+	W_XFS_CIL,		/* a worker in (or just after) xlog_cil_push_work */
+	W_XFS_LOG_IO,		/* ... xlog_ioend_work */
+	W_WORKER,		/* ... another work function */
+	W_IDLE,			/* the idle task (a runnable wait: wake-up latency) */
+	W_OTHER,		/* any other task, or none seen */
+	W_NR
+};
+
+/* A sleep woken by a jbd2 commit, over that commit's tracepoints:
+ * sleep start -> jbd2_start_commit -> jbd2_commit_locking -> _flushing
+ * -> _logging -> jbd2_end_commit -> the wake-up. */
+enum bd_commit { JC_BEFORE, JC_START, JC_LOCKING, JC_FLUSHING, JC_LOGGING, JC_END, JC_NR };
+
+struct bd_sample {
+	__u64 end_ns;			/* phase end, CLOCK_MONOTONIC */
+	__u64 phase_ns;
+	__u64 part[BD_PARTS];
+	__u64 sleep_by[W_NR];
+	__u64 runq_by[W_NR];		/* runnable, behind the task that held the CPU */
+	__u64 commit[JC_NR];		/* waits charged to a jbd2 commit, over its tracepoints */
+	__u64 work_queued;		/* waits on a worker: before its work item began */
+	__u64 work_running;		/* ... after */
+	__u64 run_delay;		/* the kernel's sched_info.run_delay over the phase */
+	__u64 ino;
+	__u64 cgroup;			/* cgroup v2 id */
+	__u64 waker_func;		/* its task's work function, 0 if none */
+	__u32 dev;
+	__u32 tgid;
+	__u32 tid;
+	__u32 switch_ins;		/* seen by the breakdown */
+	__u32 pcount;			/* the kernel's sched_info.pcount over the phase */
+	__u32 commit_tid;		/* the jbd2 commit of the longest wait */
+	__u8 fs;
+	__u8 main_wait;			/* bd_waker of the longest wait */
+	__u8 main_wait_part;		/* ... BD_SLEEP or BD_RUNQ */
+	__u8 broken;			/* a transition out of order was seen */
+	__u8 pad[4];
+	char comm[DAXLAT_TASK_COMM_LEN];
+	char waker_comm[DAXLAT_TASK_COMM_LEN];	/* the task of the longest wait */
 };
 
 /* Where a stack event's latency was measured. */

@@ -24,6 +24,14 @@ static const struct probe_use daxlat_uses[] = {
 	{ HOOK_JBD2_START, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_JBD2_END, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_XFS_CKPT, PROBE_OPTIONAL, PROBE_ENTRY, NULL, HOOK_NONE },
+	/* --breakdown only (daxlat_breakdown_hooks) */
+	{ HOOK_SCHED_SWITCH, PROBE_REQUIRED, 0, NULL, HOOK_NONE },
+	{ HOOK_SCHED_WAKING, PROBE_REQUIRED, 0, NULL, HOOK_NONE },
+	{ HOOK_SCHED_WAKEUP, PROBE_REQUIRED, 0, NULL, HOOK_NONE },
+	{ HOOK_WQ_START, PROBE_REQUIRED, 0, NULL, HOOK_NONE },
+	{ HOOK_JBD2_LOCKING, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_JBD2_FLUSHING, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_JBD2_LOGGING, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 };
 
 /*
@@ -36,6 +44,16 @@ static const struct probe_use daxlat_uses[] = {
 static const enum probe_hook_id daxlat_phase_hooks[] = {
 	HOOK_SYNC, HOOK_FSYNC, HOOK_XFS_LOG_FORCE, HOOK_FS_HANDLER,
 	HOOK_JBD2_START, HOOK_JBD2_END, HOOK_XFS_CKPT,
+};
+
+/*
+ * The hooks only --breakdown needs: the faulting thread's scheduler
+ * transitions (every context switch and wake-up in the system passes them),
+ * the workers' work items and the jbd2 commit's inner tracepoints.
+ */
+static const enum probe_hook_id daxlat_breakdown_hooks[] = {
+	HOOK_SCHED_SWITCH, HOOK_SCHED_WAKING, HOOK_SCHED_WAKEUP, HOOK_WQ_START,
+	HOOK_JBD2_LOCKING, HOOK_JBD2_FLUSHING, HOOK_JBD2_LOGGING,
 };
 
 #undef BOTH

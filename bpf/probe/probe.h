@@ -61,6 +61,13 @@ enum probe_hook_id {
 	HOOK_MKWRITE_NO_ENTRY,
 	HOOK_JBD2_START,
 	HOOK_JBD2_END,
+	HOOK_JBD2_LOCKING,	/* the commit waits for its handles */
+	HOOK_JBD2_FLUSHING,	/* ... writes ordered data */
+	HOOK_JBD2_LOGGING,	/* ... writes the log and its commit record */
+	HOOK_SCHED_SWITCH,
+	HOOK_SCHED_WAKING,	/* in the waker */
+	HOOK_SCHED_WAKEUP,	/* the woken task is on a run queue */
+	HOOK_WQ_START,		/* a worker starts a work item */
 	HOOK_NR
 };
 

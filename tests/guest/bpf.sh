@@ -77,7 +77,8 @@ for fs in $(fs_list); do
 	ktap_plan ${fs}_pmd_two_faults_no_fallback ${fs}_empty_sync_counts ${fs}_attach_modes \
 		${fs}_sync_phases ${fs}_sync_metadata_logged \
 		${fs}_empty_nosync_counts ${fs}_prealloc_sync_counts ${fs}_fallocated_sync_counts \
-		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts ${fs}_without_phases_lean
+		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts ${fs}_without_phases_lean \
+		${fs}_breakdown_adds_up ${fs}_breakdown_waits_on_journal ${fs}_breakdown_per_fault_lines
 done
 ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
 	stacks_and_phase_samples prog_stats_per_program \
@@ -350,10 +351,55 @@ else
 	ktap_fail help_with_examples "$(head -c 200 $OUT/help.txt)"
 fi
 
+# --breakdown (issue 34): each MAP_SYNC fault's metadata sync across
+# threads. The parts (on CPU, runnable, asleep) add up to the phase within
+# 1 % per fault; the switch-ins seen match the kernel's own count
+# (sched_info.pcount, read at the phase's ends only); the waits are charged
+# to the journal (ext4: a jbd2 commit, spread over its tracepoints, that
+# woke the thread or held its CPU; xfs: the CIL push or log I/O worker).
+BD_N=256
+for fs in $(fs_list); do
+	run ${fs}_breakdown --breakdown --breakdown-out $OUT/${fs}_bd.txt -- \
+		-f /mnt/$fs/bd -n $BD_N $(scenario_args empty-none-sync)
+	expect ${fs}_breakdown_adds_up ${fs}_breakdown "(.breakdown[] | select(.fs == \"$fs\")) as \$b |
+		\$b.faults == $BD_N and \$b.faults == .counters.metadata_syncs and
+		\$b.checks.sum_ok == $BD_N and \$b.checks.out_of_order == 0 and
+		\$b.checks.switch_ins_match_pcount == $BD_N and
+		.counters.breakdowns_lost == 0 and .counters.program_runs_missed == 0 and
+		((\$b.on_cpu_ns + \$b.runnable_ns + \$b.asleep_ns - \$b.phase_ns) | fabs) <= \$b.phase_ns / 1000 and
+		([\$b.asleep_woken_by[]] | add) == \$b.asleep_ns and
+		([\$b.runnable_behind[]] | add) == \$b.runnable_ns and \$b.asleep_ns + \$b.runnable_ns > 0"
+	if [ $fs = ext4 ]; then
+		waker='$b.longest_wait_on.jbd2_commit >= 0.95 * $b.faults and
+			([$b.jbd2_commit[]] | add) == $b.asleep_woken_by.jbd2_commit + $b.runnable_behind.jbd2_commit and
+			$b.jbd2_commit.logging > 0 and $b.jbd2_commit.locking + $b.jbd2_commit.flushing > 0'
+	else
+		waker='$b.longest_wait_on.xfs_cil_push + $b.longest_wait_on.xfs_log_io_done >= 0.95 * $b.faults and
+			$b.worker_queued_ns + $b.worker_running_ns == ([$b.asleep_woken_by, $b.runnable_behind |
+				.xfs_cil_push + .xfs_log_io_done + .other_worker] | add)'
+	fi
+	expect ${fs}_breakdown_waits_on_journal ${fs}_breakdown \
+		"(.breakdown[] | select(.fs == \"$fs\")) as \$b | $waker"
+	ktap_begin ${fs}_breakdown_per_fault_lines
+	if why=$(awk -v n=$BD_N -v fs=$fs '
+		/^#/ { next }
+		{ lines++; if ($1 != fs) { print "line " NR ": fs " $1; bad = 1; exit 1 }
+		  d = $9 + $10 + $11 - $8; if (d < 0) d = -d
+		  if (d * 100 > $8) { print "line " NR ": parts " $9 "+" $10 "+" $11 " vs phase " $8; bad = 1; exit 1 } }
+		END { if (!bad && lines != n) { print lines " lines, want " n; exit 1 } }' $OUT/${fs}_bd.txt 2>&1); then
+		ktap_pass ${fs}_breakdown_per_fault_lines
+	else
+		ktap_fail ${fs}_breakdown_per_fault_lines "$why"
+	fi
+	ran ${fs}_breakdown >/dev/null && ktap_diag "$fs breakdown: $(jq -c ".breakdown[] | select(.fs == \"$fs\") |
+		{faults, phase_ns, on_cpu_ns, runnable_ns, asleep_ns, runnable_behind, asleep_woken_by, jbd2_commit, longest_wait_on, checks}" $OUT/${fs}_breakdown.json)"
+done
+
 # For the report: the text output and the timings.
 echo "@@file daxlat-ext4-empty-sync.txt"; cat $OUT/text.txt; echo "@@end"
 echo "@@file daxlat-ext4-empty-sync.json"; cat $OUT/ext4_sync.json; echo "@@end"
 echo "@@file daxlat-top3.json"; cat $OUT/stacks_top3.json; echo "@@end"
 echo "@@file daxlat-timings.txt"; cat $OUT/timings; echo "@@end"
+for fs in $(fs_list); do echo "@@file daxlat-breakdown-$fs.txt"; cat $OUT/${fs}_bd.txt; echo "@@end"; done
 ktap_diag "timings (daxlat run incl. faultlat, TCG): $(tr '\n' ' ' <$OUT/timings)"
 ktap_finish
