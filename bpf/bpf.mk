@@ -32,7 +32,7 @@ PROBE_HDRS := bpf/probe/probe.h bpf/probe/trace_helpers.h bpf/probe/kinds.h
 BPF_COMMON_HDRS := bpf/probe/common.bpf.h bpf/probe/kinds.h bpf/probe/xfs.bpf.h
 
 DAXLAT := $(O)/bin/daxlat
-DAXLAT_OBJS := $(O)/bpf/daxlat.o $(O)/bpf/daxlat_util.o $(O)/bpf/breakdown.o $(PROBE_OBJS)
+DAXLAT_OBJS := $(O)/bpf/daxlat.o $(O)/bpf/daxlat_util.o $(O)/bpf/breakdown.o $(O)/bpf/metrics.o $(PROBE_OBJS)
 # vmlinux.h follows the default guest kernel, whatever GUEST is (fetched
 # first if need be: the build is then the same on every machine and for
 # every kernel), or VMLINUX_BTF. The stamp, not the vmlinuz, carries the
@@ -62,7 +62,7 @@ $(addsuffix /daxlat.skel.h,$(DAXLAT_BUILDS)): %/daxlat.skel.h: %/daxlat.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name daxlat_bpf > $@
 
 $(addsuffix /daxlat.o,$(DAXLAT_BUILDS)): %/daxlat.o: bpf/daxlat.c %/daxlat.skel.h bpf/daxlat.h \
-		bpf/daxlat_util.h bpf/breakdown.h $(PROBE_HDRS) $(LIB_HDRS) | %
+		bpf/daxlat_util.h bpf/breakdown.h bpf/metrics.h $(PROBE_HDRS) $(LIB_HDRS) | %
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -I$* -Ibpf -Ibpf/probe -c $< -o $@
 
@@ -71,6 +71,10 @@ $(O)/bpf/daxlat_util.o: bpf/daxlat_util.c bpf/daxlat_util.h bpf/daxlat.h | $(O)/
 	$(Q)$(CC) $(CFLAGS) -Ibpf -Ibpf/probe -c $< -o $@
 
 $(O)/bpf/breakdown.o: bpf/breakdown.c bpf/breakdown.h bpf/daxlat.h $(LIB_HDRS) | $(O)/bpf
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Ibpf -Ibpf/probe -c $< -o $@
+
+$(O)/bpf/metrics.o: bpf/metrics.c bpf/metrics.h bpf/breakdown.h bpf/daxlat.h | $(O)/bpf
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Ibpf -Ibpf/probe -c $< -o $@
 
@@ -107,6 +111,9 @@ $(O)/tests/test_daxlat_util: CFLAGS += -Ibpf/probe
 # tests/unit/test_breakdown.c compiles bpf/breakdown.c and the kinds in.
 $(O)/tests/test_breakdown: bpf/breakdown.c bpf/breakdown.h bpf/daxlat.h bpf/probe/kinds.c
 $(O)/tests/test_breakdown: CFLAGS += -Ibpf -Ibpf/probe
+
+$(O)/tests/test_metrics: bpf/metrics.c bpf/metrics.h bpf/breakdown.c bpf/breakdown.h bpf/daxlat.h bpf/probe/kinds.c
+$(O)/tests/test_metrics: CFLAGS += -Ibpf -Ibpf/probe
 
 # The probe layer's unit tests link it (and so libbpf): these rules win over
 # the generic tests/unit one. test_probe also opens the tools' BPF objects.

@@ -288,6 +288,17 @@ static const char *field(const char *comm, char buf[DAXLAT_TASK_COMM_LEN + 1])
 	return i ? buf : "-";
 }
 
+/* A file name as one field: blanks made _, "-" for none. */
+static const char *file_field(const char *name, char buf[DAXLAT_NAME_LEN + 1])
+{
+	size_t i;
+
+	for (i = 0; i < DAXLAT_NAME_LEN && name[i]; i++)
+		buf[i] = name[i] == ' ' || name[i] == '\t' || name[i] == '\n' ? '_' : name[i];
+	buf[i] = 0;
+	return i ? buf : "-";
+}
+
 static void write_header(FILE *out)
 {
 	fprintf(out, "# fs tgid tid dev ino cgroup end_ns phase_ns on_cpu runnable asleep");
@@ -298,7 +309,7 @@ static void write_header(FILE *out)
 	for (int c = 0; c < JC_NR; c++)
 		fprintf(out, " jbd2_%s", commit_names[c]);
 	fprintf(out, " worker_queued worker_running run_delay switch_ins pcount"
-		" longest_wait_on longest_wait_part its_comm its_work_func commit_tid out_of_order comm\n");
+		" longest_wait_on longest_wait_part its_comm its_work_func commit_tid out_of_order comm file\n");
 }
 
 int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, void *ctx)
@@ -308,6 +319,7 @@ int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, vo
 		const struct bd_sample *s = &st->v[i];
 		const char *fn = s->waker_func && sym ? sym(s->waker_func, ctx) : NULL;
 		char wc[DAXLAT_TASK_COMM_LEN + 1], cm[DAXLAT_TASK_COMM_LEN + 1];
+		char fb[DAXLAT_NAME_LEN + 1];
 
 		fprintf(out, "%s %u %u %u:%u %llu %llu %llu %llu %llu %llu %llu",
 			fault_fs_name(s->fs), s->tgid, s->tid, s->dev >> 20, s->dev & 0xfffff,
@@ -321,12 +333,249 @@ int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, vo
 			fprintf(out, " %llu", (unsigned long long)s->sleep_by[k]);
 		for (int c = 0; c < JC_NR; c++)
 			fprintf(out, " %llu", (unsigned long long)s->commit[c]);
-		fprintf(out, " %llu %llu %llu %u %u %s %s %s %s %u %u %s\n",
+		fprintf(out, " %llu %llu %llu %u %u %s %s %s %s %u %u %s %s\n",
 			(unsigned long long)s->work_queued, (unsigned long long)s->work_running,
 			(unsigned long long)s->run_delay, s->switch_ins, s->pcount,
 			bd_waker_name(s->main_wait), bd_part_name(s->main_wait_part),
 			field(s->waker_comm, wc), fn ? fn : s->waker_func ? "?" : "-",
-			s->commit_tid, s->broken, field(s->comm, cm));
+			s->commit_tid, s->broken, field(s->comm, cm), file_field(s->file, fb));
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- --by ---------------------------------------------------------------- */
+
+static const char *const by_names[] = { "none", "pid", "file", "cgroup" };
+
+const char *bd_by_name(enum bd_by by)
+{
+	return by <= BD_BY_CGROUP ? by_names[by] : "?";
+}
+
+int bd_by_parse(const char *s, enum bd_by *by)
+{
+	for (int i = BD_BY_PID; i <= BD_BY_CGROUP; i++)
+		if (!strcmp(s, by_names[i])) {
+			*by = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static void group_key(const struct bd_sample *s, enum bd_by by, __u64 *k, __u64 *k2)
+{
+	*k2 = 0;
+	if (by == BD_BY_PID)
+		*k = s->tgid;
+	else if (by == BD_BY_FILE)
+		*k = s->dev, *k2 = s->ino;
+	else
+		*k = s->cgroup;
+}
+
+static void group_name(struct bd_group *g, const struct bd_sample *s, enum bd_by by,
+		       bd_cgroup_path_fn cgroup_path, void *ctx)
+{
+	char buf[DAXLAT_NAME_LEN + 1];
+
+	if (by == BD_BY_PID) {
+		snprintf(g->name, sizeof(g->name), "%s", field(s->comm, buf));
+	} else if (by == BD_BY_FILE) {
+		memcpy(buf, s->file, DAXLAT_NAME_LEN);
+		buf[DAXLAT_NAME_LEN] = 0;
+		snprintf(g->name, sizeof(g->name), "%s", buf[0] ? buf : "-");
+	} else if (cgroup_path) {
+		cgroup_path(s->cgroup, g->name, sizeof(g->name), ctx);
+	}
+	if (!g->name[0])
+		snprintf(g->name, sizeof(g->name), "-");
+}
+
+static int by_phase_desc(const void *a, const void *b)
+{
+	const struct bd_group *x = a, *y = b;
+
+	return x->phase_ns < y->phase_ns ? 1 : x->phase_ns > y->phase_ns ? -1 : 0;
+}
+
+int bd_group(const struct bd_store *st, enum bd_by by, bd_cgroup_path_fn cgroup_path, void *ctx,
+	     struct bd_group **out, size_t *n)
+{
+	struct bd_group *g = NULL;
+	size_t ng = 0, cap = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct bd_sample *s = &st->v[i];
+		struct bd_group *e = NULL;
+		__u64 k, k2;
+
+		group_key(s, by, &k, &k2);
+		for (size_t j = 0; j < ng && !e; j++)	/* few groups: a scan */
+			if (g[j].key == k && g[j].key2 == k2)
+				e = &g[j];
+		if (!e) {
+			if (ng == cap) {
+				struct bd_group *ng2 = realloc(g, (cap = cap ? 2 * cap : 16) * sizeof(*g));
+
+				if (!ng2) {
+					free(g);
+					return -ENOMEM;
+				}
+				g = ng2;
+			}
+			e = &g[ng++];
+			memset(e, 0, sizeof(*e));
+			e->key = k, e->key2 = k2;
+			group_name(e, s, by, cgroup_path, ctx);
+		}
+		e->faults++;
+		e->phase_ns += s->phase_ns;
+		for (int p = 0; p < BD_PARTS; p++)
+			e->part[p] += s->part[p];
+		if (s->main_wait < W_NR && s->part[BD_SLEEP] + s->part[BD_RUNQ])
+			e->main_wait[s->main_wait]++;
+	}
+	if (ng)
+		qsort(g, ng, sizeof(*g), by_phase_desc);
+	*out = g, *n = ng;
+	return 0;
+}
+
+/* The task kind most faults of @g waited on longest. */
+static unsigned int group_main_wait(const struct bd_group *g)
+{
+	unsigned int best = W_OTHER;
+
+	for (unsigned int w = 0; w < W_NR; w++)
+		if (g->main_wait[w] > g->main_wait[best])
+			best = w;
+	return best;
+}
+
+static void group_key_text(const struct bd_group *g, enum bd_by by, char *buf, size_t len)
+{
+	if (by == BD_BY_FILE)
+		snprintf(buf, len, "%llu:%llu %llu", g->key >> 20, g->key & 0xfffff, g->key2);
+	else
+		snprintf(buf, len, "%llu", g->key);
+}
+
+void bd_print_groups_text(FILE *out, enum bd_by by, const struct bd_group *g, size_t n, size_t top,
+			  __u64 unit_div, const char *unit)
+{
+	static const char *const heads[] = { "", "PID", "DEV:MAJ:MIN INO", "CGROUP-ID" };
+
+	fprintf(out, "metadata sync by %s, the %zu longest in total (mean per fault, %s):\n",
+		bd_by_name(by), n < top ? n : top, unit);
+	fprintf(out, "%-18s %-24s %7s %10s %9s %9s %9s  %s\n", heads[by], by == BD_BY_CGROUP ? "PATH" :
+		by == BD_BY_FILE ? "NAME" : "COMM", "FAULTS", "PHASE2", "ON-CPU", "RUNNABLE", "ASLEEP",
+		"LONGEST WAIT ON");
+	for (size_t i = 0; i < n && i < top; i++) {
+		char key[64];
+
+		group_key_text(&g[i], by, key, sizeof(key));
+		fprintf(out, "%-18s %-24s %7llu %10.1f %9.1f %9.1f %9.1f  %s\n", key, g[i].name,
+			(unsigned long long)g[i].faults,
+			(double)g[i].phase_ns / g[i].faults / unit_div,
+			(double)g[i].part[BD_ONCPU] / g[i].faults / unit_div,
+			(double)g[i].part[BD_RUNQ] / g[i].faults / unit_div,
+			(double)g[i].part[BD_SLEEP] / g[i].faults / unit_div,
+			waker_names[group_main_wait(&g[i])]);
+	}
+	fputc('\n', out);
+}
+
+void bd_json_groups(struct json_writer *w, enum bd_by by, const struct bd_group *g, size_t n, size_t top)
+{
+	json_key(w, "by");
+	json_begin_object(w);
+	json_kv_string(w, "key", bd_by_name(by));
+	json_kv_uint(w, "groups", n);
+	json_key(w, "top");
+	json_begin_array(w);
+	for (size_t i = 0; i < n && i < top; i++) {
+		json_begin_object(w);
+		if (by == BD_BY_PID) {
+			json_kv_uint(w, "pid", g[i].key);
+			json_kv_string(w, "comm", g[i].name);
+		} else if (by == BD_BY_FILE) {
+			char dev[32];
+
+			snprintf(dev, sizeof(dev), "%llu:%llu", g[i].key >> 20, g[i].key & 0xfffff);
+			json_kv_string(w, "dev", dev);
+			json_kv_uint(w, "ino", g[i].key2);
+			json_kv_string(w, "name", g[i].name);
+		} else {
+			json_kv_uint(w, "cgroup_id", g[i].key);
+			json_kv_string(w, "path", g[i].name);
+		}
+		json_kv_uint(w, "faults", g[i].faults);
+		json_kv_uint(w, "phase_ns", g[i].phase_ns);
+		json_kv_uint(w, "on_cpu_ns", g[i].part[BD_ONCPU]);
+		json_kv_uint(w, "runnable_ns", g[i].part[BD_RUNQ]);
+		json_kv_uint(w, "asleep_ns", g[i].part[BD_SLEEP]);
+		json_kv_string(w, "longest_wait_on", waker_names[group_main_wait(&g[i])]);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+/* ---- --folded ------------------------------------------------------------ */
+
+/* Frames of the BPF machinery that took the stack (the tracepoint's
+ * dispatch, the program, fentry trampolines: JIT code kallsyms does not
+ * name), not of the kernel path: left out of folded stacks. */
+static bool bpf_frame(const char *name)
+{
+	static const char *const prefixes[] = {
+		"bpf_trace_run", "__bpf_trace_", "bpf_prog_", "perf_trace_", "trace_call_bpf",
+		"perf_tp_event", "kprobe_", "__traceiter_",
+	};
+
+	if (!name)
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Frames of one stack (leaf first, 0-terminated, at most @max) in the
+ * order asked: root first (@root_first) or leaf first; ";" before each.
+ * Without @sym addresses; with it, the frames it names, less the BPF
+ * machinery's. */
+static void fold_frames(FILE *out, const __u64 *ips, size_t max, bool root_first,
+			bd_symbolize_fn sym, void *ctx)
+{
+	size_t n = 0;
+
+	while (n < max && ips && ips[n])
+		n++;
+	for (size_t i = 0; i < n; i++) {
+		__u64 ip = ips[root_first ? n - 1 - i : i];
+		const char *name = sym ? sym(ip, ctx) : NULL;
+
+		if (!sym)
+			fprintf(out, ";0x%llx", (unsigned long long)ip);
+		else if (!bpf_frame(name))
+			fprintf(out, ";%s", name);
+	}
+}
+
+void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_val *v,
+		  const __u64 *wait_ips, const __u64 *other_ips, bd_symbolize_fn sym, void *ctx)
+{
+	char comm[DAXLAT_TASK_COMM_LEN + 1];
+
+	fprintf(out, "[%s metadata sync]", fault_fs_name(k->fs));
+	fold_frames(out, wait_ips, DAXLAT_FOLD_DEPTH, true, sym, ctx);
+	fprintf(out, ";--");
+	if (k->part == BD_SLEEP) {
+		fold_frames(out, other_ips, DAXLAT_FOLD_DEPTH, false, sym, ctx);
+		fprintf(out, ";%s", field(k->other_comm, comm));
+	} else {
+		fprintf(out, ";[runnable behind %s]", field(k->other_comm, comm));
+	}
+	fprintf(out, " %llu\n", (unsigned long long)v->ns);
 }

@@ -62,7 +62,41 @@ void bd_summarize(const struct bd_store *st, struct bd_summary sum[FS_NR]);
 /* The report: a table per filesystem in @unit (ns per unit, name). */
 void bd_print_text(FILE *out, const struct bd_store *st, __u64 unit_div, const char *unit);
 void bd_json(struct json_writer *w, const struct bd_store *st);
+/*
+ * --by: the faults grouped by process (tgid; its comm), by file (device
+ * and inode; its name) or by cgroup (v2 id; its path through @cgroup_path),
+ * the groups sorted by their total metadata-sync time, longest first.
+ */
+enum bd_by { BD_BY_NONE, BD_BY_PID, BD_BY_FILE, BD_BY_CGROUP };
+
+struct bd_group {
+	__u64 key, key2;	/* tgid; dev, ino; cgroup id */
+	char name[256];
+	__u64 faults, phase_ns, part[BD_PARTS], main_wait[W_NR];
+};
+
+typedef void (*bd_cgroup_path_fn)(__u64 id, char *buf, size_t len, void *ctx);
+
+const char *bd_by_name(enum bd_by by);		/* "pid", "file", "cgroup" */
+int bd_by_parse(const char *s, enum bd_by *by);	/* 0, or -EINVAL */
+/* @out (malloc'ed, free it) and @n; 0 or -ENOMEM. */
+int bd_group(const struct bd_store *st, enum bd_by by, bd_cgroup_path_fn cgroup_path, void *ctx,
+	     struct bd_group **out, size_t *n);
+void bd_print_groups_text(FILE *out, enum bd_by by, const struct bd_group *g, size_t n, size_t top,
+			  __u64 unit_div, const char *unit);
+void bd_json_groups(struct json_writer *w, enum bd_by by, const struct bd_group *g, size_t n, size_t top);
+
 /* --breakdown-out: a header line, then a line per fault (bpf/README.md). */
 int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, void *ctx);
+
+/*
+ * --folded: one line of the folded-stack format (flame graph tools), in
+ * offwaketime's layout: "[FS metadata sync];wait stack root->leaf;--;
+ * waker stack leaf->root;waker NS", or for a runnable wait "...;--;
+ * [runnable behind COMM] NS". A stack is DAXLAT_FOLD_DEPTH addresses, leaf
+ * first, 0-terminated; NULL for none.
+ */
+void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_val *v,
+		  const __u64 *wait_ips, const __u64 *other_ips, bd_symbolize_fn sym, void *ctx);
 
 #endif /* BREAKDOWN_H */

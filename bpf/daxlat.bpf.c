@@ -30,6 +30,7 @@ const volatile bool exit_at_tp = false;
 /* --breakdown (implies --phases), and the work functions that name xfs's
  * wakers (kallsyms, 0 where xfs is not loaded). */
 const volatile bool want_breakdown = false;
+const volatile bool want_folded = false;	/* --folded: the waits by stack pair */
 const volatile __u64 xfs_cil_push_fn = 0;
 const volatile __u64 xfs_ioend_fn = 0;
 
@@ -50,6 +51,7 @@ struct fault_info {
 	__u8 write;
 	__u8 sync;
 	__u8 fs;
+	char name[DAXLAT_NAME_LEN];	/* --breakdown: the file's name (its dentry's) */
 };
 
 /*
@@ -243,6 +245,11 @@ static __always_inline void read_fault(struct vm_fault *vmf, __u64 size_arg,
 		fi->ino = ARG_READ(btf, inode, i_ino);
 		fi->pgoff = ARG_READ(btf, vmf, pgoff);
 	}
+	if (want_breakdown) {
+		struct dentry *dentry = ARG_READ(btf, file, f_path.dentry);
+
+		bpf_probe_read_kernel_str(fi->name, sizeof(fi->name), ARG_READ(btf, dentry, d_name.name));
+	}
 }
 
 static __always_inline void emit_stack(void *ctx, const struct fault_info *fi,
@@ -372,7 +379,23 @@ struct bd_state {
 	__u64 pend_work_ts;
 	__u64 pend_jc[JC_NR - 1];	/* the waking commit's tracepoint times */
 	char pend_comm[DAXLAT_TASK_COMM_LEN];
+	__s32 wait_sid;			/* --folded: its stack as it left the CPU */
+	__s32 pend_sid;			/* ... the waker's, -1 if none */
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, DAXLAT_FOLD_DEPTH * sizeof(__u64));
+} bd_stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct bd_fold_key);
+	__type(value, struct bd_fold_val);
+} bd_folds SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -414,11 +437,13 @@ static __always_inline void bd_start(const struct fault_info *fi, __u64 now)
 		return;
 	b->ts = now;
 	b->state = BD_RUNNING;
+	b->wait_sid = b->pend_sid = -1;
 	b->s.tid = tid;
 	b->s.tgid = id >> 32;
 	b->s.fs = fi->fs;
 	b->s.dev = fi->dev;
 	b->s.ino = fi->ino;
+	__builtin_memcpy(b->s.file, fi->name, sizeof(b->s.file));
 	sched_info_now(&b->run_delay0, &b->pcount0);
 }
 
@@ -512,6 +537,30 @@ static __always_inline void bd_note_current(struct bd_state *b)
 	b->pending = 1;
 }
 
+/* --folded: @d ns of @part under the stack pair of @b. */
+static __always_inline void bd_fold(struct bd_state *b, int part, __u64 d)
+{
+	struct bd_fold_key k = {
+		.wait_stack = b->wait_sid,
+		.other_stack = part == BD_SLEEP && b->pending ? b->pend_sid : -1,
+		.fs = b->s.fs,
+		.part = part,
+	};
+	struct bd_fold_val *v, zero = { 0 };
+
+	if (b->pending)
+		__builtin_memcpy(k.other_comm, b->pend_comm, sizeof(k.other_comm));
+	v = bpf_map_lookup_elem(&bd_folds, &k);
+	if (!v) {
+		bpf_map_update_elem(&bd_folds, &k, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&bd_folds, &k);
+	}
+	if (v) {
+		__sync_fetch_and_add(&v->ns, d);
+		__sync_fetch_and_add(&v->count, 1);
+	}
+}
+
 /* The wait [b->ts, @now) in @part (asleep, or runnable), charged to the
  * task the pending fields name (none: other). */
 static __always_inline void bd_charge(struct bd_state *b, int part, __u64 now)
@@ -535,6 +584,8 @@ static __always_inline void bd_charge(struct bd_state *b, int part, __u64 now)
 		b->s.work_queued += queued;
 		b->s.work_running += d - queued;
 	}
+	if (want_folded)
+		bd_fold(b, part, d);
 	if (d >= b->longest) {
 		b->longest = d;
 		b->s.main_wait = w;
@@ -544,12 +595,13 @@ static __always_inline void bd_charge(struct bd_state *b, int part, __u64 now)
 		__builtin_memcpy(b->s.waker_comm, b->pend_comm, sizeof(b->pend_comm));
 	}
 	b->pending = 0;
+	b->pend_sid = -1;
 }
 
 /* sched_switch: @prev_tid (current) leaves the CPU (@runnable: preempted,
  * or still TASK_RUNNING), @next_tid takes it; the runnable wait of
  * @next_tid is charged to @prev_tid, which held the CPU last. */
-static __always_inline int bd_switch(__u32 prev_tid, __u32 next_tid, bool runnable)
+static __always_inline int bd_switch(void *ctx, __u32 prev_tid, __u32 next_tid, bool runnable)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct bd_state *b;
@@ -563,6 +615,8 @@ static __always_inline int bd_switch(__u32 prev_tid, __u32 next_tid, bool runnab
 		b->state = runnable ? BD_RUNNABLE : BD_ASLEEP;
 		b->ts = now;
 		b->pending = 0;
+		if (want_folded)
+			b->wait_sid = bpf_get_stackid(ctx, &bd_stacks, 0);
 	}
 	b = bpf_map_lookup_elem(&insync, &next_tid);
 	if (b) {
@@ -581,12 +635,15 @@ static __always_inline int bd_switch(__u32 prev_tid, __u32 next_tid, bool runnab
 }
 
 /* sched_waking runs in the waker: note it, for the wake-up. */
-static __always_inline int bd_waking(__u32 tid)
+static __always_inline int bd_waking(void *ctx, __u32 tid)
 {
 	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
 
-	if (b)
-		bd_note_current(b);
+	if (!b)
+		return 0;
+	bd_note_current(b);
+	if (want_folded)
+		b->pend_sid = bpf_get_stackid(ctx, &bd_stacks, 0);
 	return 0;
 }
 
@@ -613,16 +670,16 @@ static __always_inline int bd_wakeup(__u32 tid)
 
 /* The runnable states: preempted, or switched out still TASK_RUNNING;
  * the perf record encodes both as no state bit below TASK_REPORT_MAX. */
-TP_HOOK(sched_switch, bd_switch((__u32)ARG_READ(btf_args, prev, pid),
+TP_HOOK(sched_switch, bd_switch(ctx, (__u32)ARG_READ(btf_args, prev, pid),
 				(__u32)ARG_READ(btf_args, next, pid),
 				preempt || prev_state == 0),
 	bool preempt, struct task_struct *prev, struct task_struct *next,
 	unsigned int prev_state)
-TP_HOOK(sched_waking, bd_waking((__u32)ARG_READ(btf_args, p, pid)), struct task_struct *p)
+TP_HOOK(sched_waking, bd_waking(ctx, (__u32)ARG_READ(btf_args, p, pid)), struct task_struct *p)
 TP_HOOK(sched_wakeup, bd_wakeup((__u32)ARG_READ(btf_args, p, pid)), struct task_struct *p)
-TP_PERF(sched_switch, sched_switch, bd_switch(ctx->prev_pid, ctx->next_pid,
+TP_PERF(sched_switch, sched_switch, bd_switch(ctx, ctx->prev_pid, ctx->next_pid,
 					      !(ctx->prev_state & 0xff)))
-TP_PERF(sched_waking, sched_wakeup_template, bd_waking(ctx->pid))
+TP_PERF(sched_waking, sched_wakeup_template, bd_waking(ctx, ctx->pid))
 TP_PERF(sched_wakeup, sched_wakeup_template, bd_wakeup(ctx->pid))
 
 /* Workers: the work item running, or the last one (kept after it returns:

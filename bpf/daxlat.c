@@ -8,6 +8,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -25,6 +26,7 @@
 #include "daxlat.h"
 #include "breakdown.h"
 #include "daxlat_util.h"
+#include "metrics.h"
 #include "daxlat.skel.h"
 #include "daxlat_probes.h"
 #include "trace_helpers.h"
@@ -50,9 +52,14 @@ static struct env {
 	bool phases;		/* --phases (or --samples-out) */
 	bool breakdown;	/* --breakdown (or --breakdown-out): implies phases */
 	const char *breakdown_out;
+	const char *folded_out;	/* --folded (implies --breakdown) */
+	const char *openmetrics;	/* --openmetrics */
+	enum bd_by by;	/* --by (implies --breakdown) */
+	long by_top;
 } env = {
 	.unit_div = 1000, .unit = "us", .unit_name = "usecs",
 	.stack_threshold_us = -1, .times = -1,
+	.by_top = 10,
 };
 
 const char *argp_program_version = "daxlat 0.1";
@@ -61,7 +68,8 @@ static const char doc[] =
 "Trace DAX page fault latency in the kernel, with the phases of MAP_SYNC faults.\n"
 "\n"
 "USAGE: daxlat [-p PID | -c CMD] [-m|-u|-n] [-T] [--json] [--phases | --breakdown] [--kprobes | --fentry]\n"
-"              [--stack-threshold USEC | --top N] [-v] [interval] [count]\n"
+"              [--stack-threshold USEC | --top N] [--breakdown-out F] [--by KEY] [--folded F]\n"
+"              [--openmetrics F] [-v] [interval] [count]\n"
 "\n"
 "EXAMPLES:\n"
 "    daxlat                      # trace all DAX faults until Ctrl-C\n"
@@ -71,6 +79,9 @@ static const char doc[] =
 "    daxlat --breakdown -c CMD   # where each metadata sync went: on CPU, runnable, asleep\n"
 "                                # and what woke it (jbd2 commit phases, xfs workers)\n"
 "    daxlat --breakdown-out bd.txt -c CMD   # ... and a line per fault (pid, inode, parts)\n"
+"    daxlat --by file -c CMD     # ... grouped by file (or pid, cgroup), busiest first\n"
+"    daxlat --folded w.folded -c CMD   # the waits as folded stacks, for flame graphs\n"
+"    daxlat --openmetrics /var/lib/node_exporter/daxlat.prom 10   # Prometheus, every 10 s\n"
 "    daxlat -p 185               # only process 185 (all its threads)\n"
 "    daxlat -c 'faultlat -f /mnt/ext4/f -n 512 --sync >/tmp/out'\n"
 "                                # run a command, trace it and its children\n"
@@ -117,7 +128,7 @@ static const char doc[] =
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
 enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS, OPT_PHASES,
-       OPT_BREAKDOWN, OPT_BREAKDOWN_OUT };
+       OPT_BREAKDOWN, OPT_BREAKDOWN_OUT, OPT_BY, OPT_BY_TOP, OPT_FOLDED, OPT_OPENMETRICS };
 /* More slowest-fault stacks than anybody reads; bounds the memory. */
 #define DAXLAT_TOP_MAX	10000
 
@@ -144,6 +155,16 @@ static const struct argp_option opts[] = {
 	  "and wake-up", 0 },
 	{ "breakdown-out", OPT_BREAKDOWN_OUT, "FILE", 0, "Also write the breakdown of every MAP_SYNC fault "
 	  "to FILE, a line per fault (its first line names the fields; implies --breakdown)", 0 },
+	{ "by", OPT_BY, "KEY", 0, "Also group the breakdowns by KEY: pid, file (device and inode, with "
+	  "the file's name) or cgroup (with its path); the groups with the longest metadata syncs in "
+	  "total first (implies --breakdown)", 0 },
+	{ "folded", OPT_FOLDED, "FILE", 0, "Also write the metadata sync's waits as folded stacks to FILE, "
+	  "for flame graph tools: the faulting thread's stack as it slept, '--', its waker's as it woke "
+	  "it (offwaketime's layout), in ns (implies --breakdown)", 0 },
+	{ "openmetrics", OPT_OPENMETRICS, "FILE", 0, "Also keep FILE a Prometheus text exposition of the "
+	  "run's histograms (seconds), counters and breakdowns, rewritten whole at every report (for "
+	  "node_exporter's textfile collector)", 0 },
+	{ "by-top", OPT_BY_TOP, "N", 0, "With --by, show N groups (default 10)", 0 },
 	{ "samples-out", OPT_SAMPLES_OUT, "FILE", 0, "Also write every phase of every MAP_SYNC fault to FILE "
 	  "in ns, a line per filesystem and phase: 'FS PHASE NS...' (PHASE: iomap, fsync, mkwrite, "
 	  "handler; the regression gate reads them)", 0 },
@@ -185,6 +206,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_PHASES:
 		env.phases = true;
 		break;
+	case OPT_BY:
+		if (bd_by_parse(arg, &env.by))
+			argp_error(state, "--by: pid, file or cgroup, not '%s'", arg);
+		env.breakdown = env.phases = true;
+		break;
+	case OPT_FOLDED:
+		env.folded_out = arg;
+		env.breakdown = env.phases = true;
+		break;
+	case OPT_OPENMETRICS:
+		env.openmetrics = arg;
+		break;
+	case OPT_BY_TOP:
+		env.by_top = argp_parse_long(arg, "count for --by-top", 1, 100000, state);
+		break;
 	case OPT_BREAKDOWN_OUT:
 		env.breakdown_out = arg;
 		/* fall through */
@@ -221,6 +257,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static struct probe_set probes;
 static struct bpf_link *fork_link;
 static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
+static struct om_state *om;	/* --openmetrics: the run's totals */
 static struct bd_store breakdowns;	/* --breakdown: every fault, or those since the last report */
 static size_t breakdowns_reported;	/* --breakdown-out keeps them all: the reported ones */
 
@@ -258,6 +295,7 @@ static void *open_skel(const void *cfg)
 		skel->rodata->want_phases = env.phases;
 		skel->rodata->exit_at_tp = exit_at_tp;
 		skel->rodata->want_breakdown = env.breakdown;
+		skel->rodata->want_folded = env.folded_out != NULL;
 		skel->rodata->xfs_cil_push_fn = ksym_addr("xlog_cil_push_work");
 		skel->rodata->xfs_ioend_fn = ksym_addr("xlog_ioend_work");
 	}
@@ -323,8 +361,8 @@ static const struct {
 	[C_PTE_FAULT_DONE] = { "pte_fault_done", "dax_pte_fault_done events" },
 	[C_PMD_FAULT_DONE] = { "pmd_fault_done", "dax_pmd_fault_done events" },
 	[C_PMD_DONE_FALLBACK] = { "pmd_fault_done_fallback", "  with FALLBACK" },
-	[C_MKWRITE] = { "mkwrite", "dax_insert_pfn_mkwrite events" },
-	[C_MKWRITE_NO_ENTRY] = { "mkwrite_no_entry", "dax_insert_pfn_mkwrite_no_entry events" },
+	[C_MKWRITE] = { "mkwrite", "dax_insert_pfn_mkwrite events", true },
+	[C_MKWRITE_NO_ENTRY] = { "mkwrite_no_entry", "dax_insert_pfn_mkwrite_no_entry events", true },
 	[C_SYNC_FINISH] = { "sync_faults", "dax_finish_sync_fault calls", true },
 	[C_METADATA_SYNCS] = { "metadata_syncs", "metadata syncs in sync faults", true },
 	[C_JBD2_COMMITS] = { "jbd2_commits", "jbd2 commits", true },
@@ -382,19 +420,6 @@ static int compare_hentry(const void *a, const void *b)
 }
 
 /* The key of slot @i of the histogram array: hist_index() inverted. */
-static struct hist_key hist_key_of(unsigned int i)
-{
-	struct hist_key k = { 0 };
-
-	k.fs = i % FS_NR, i /= FS_NR;
-	k.outcome = i % OC_NR, i /= OC_NR;
-	k.sync = i % 2, i /= 2;
-	k.write = i % 2, i /= 2;
-	k.size = i % FAULT_SZ_NR, i /= FAULT_SZ_NR;
-	k.kind = i;
-	return k;
-}
-
 /* Copy (and with @reset zero) every histogram that counted something,
  * sorted. BPF keeps adding meanwhile: an interval's reset can lose the
  * events of the copy's few microseconds, as the map deletes did. */
@@ -629,6 +654,94 @@ static void prog_stats_report(struct daxlat_bpf *skel, struct json_writer *w)
 	free(st);
 }
 
+/* --openmetrics: add this report's histograms, counters and breakdowns to
+ * the run's totals and rewrite the file whole (a scrape never sees half of
+ * it). 0, or -errno (said why). */
+static int update_openmetrics(const struct hentry *hs, size_t nh, const __u64 counters[C_NR],
+			      const struct bd_store *bd)
+{
+	const char *names[C_NR];
+	bool shown[C_NR];
+	char tmp[PATH_MAX];
+	FILE *out;
+	int err;
+
+	for (size_t i = 0; i < nh; i++) {
+		const struct hist_key *k = &hs[i].key;
+
+		om_add_hist(om, hist_index(k->kind, k->size, k->write, k->sync, k->outcome, k->fs), &hs[i].val);
+	}
+	for (int i = 0; i < C_NR; i++) {
+		om->counters[i] += counters[i];
+		names[i] = counter_names[i].json;
+		shown[i] = counter_shown(i);
+	}
+	if (env.breakdown) {
+		struct bd_summary sum[FS_NR];
+
+		bd_summarize(bd, sum);
+		om_add_breakdown(om, sum);
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", env.openmetrics);
+	if (!(out = fopen(tmp, "w"))) {
+		err = -errno;
+		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
+		return err;
+	}
+	err = om_write(out, om, names, shown, env.unit_div, env.breakdown);
+	if (fclose(out) && !err)
+		err = -errno;
+	if (!err && rename(tmp, env.openmetrics))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "daxlat: write %s: %s\n", env.openmetrics, strerror(-err));
+		unlink(tmp);
+	}
+	return err;
+}
+
+/* --by cgroup: a cgroup v2 id is its directory's inode number under
+ * /sys/fs/cgroup; found by a walk, "-" where not (v1, or gone). */
+static __u64 cg_want;
+static char *cg_found;
+static size_t cg_len;
+
+static int cg_visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type != FTW_D || (__u64)st->st_ino != cg_want)
+		return 0;
+	snprintf(cg_found, cg_len, "%s", path + strlen("/sys/fs/cgroup"));
+	if (!cg_found[0])
+		snprintf(cg_found, cg_len, "/");
+	return 1;
+}
+
+static void cgroup_path(__u64 id, char *buf, size_t len, void *ctx)
+{
+	(void)ctx;
+	buf[0] = 0;
+	cg_want = id, cg_found = buf, cg_len = len;
+	nftw("/sys/fs/cgroup", cg_visit, 16, FTW_PHYS | FTW_MOUNT);
+}
+
+/* --by: the groups of @st, into the JSON @w or as text. 0 or -ENOMEM. */
+static int report_groups(const struct bd_store *st, struct json_writer *w)
+{
+	struct bd_group *g;
+	size_t n;
+	int err = bd_group(st, env.by, cgroup_path, NULL, &g, &n);
+
+	if (err)
+		return err;
+	if (w)
+		bd_json_groups(w, env.by, g, n, (size_t)env.by_top);
+	else
+		bd_print_groups_text(stdout, env.by, g, n, (size_t)env.by_top, env.unit_div, env.unit);
+	free(g);
+	return 0;
+}
+
 static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 			struct evstore *stacks, bool reset)
 {
@@ -650,6 +763,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 	print_time(ts, sizeof(ts));
 	if (env.top)
 		evstore_sort(stacks);
+	if (om && update_openmetrics(hs, nh, counters, &bd_now))
+		err = -EIO;
 
 	if (env.opt.json) {
 		struct json_writer w;
@@ -740,6 +855,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		json_kv_uint(&w, "stacks_dropped", stacks->dropped);
 		if (env.breakdown)
 			bd_json(&w, &bd_now);
+		if (env.by && report_groups(&bd_now, &w))
+			err = -ENOMEM;
 		if (env.prog_stats)
 			prog_stats_report(skel, &w);
 		json_end_object(&w);
@@ -758,6 +875,8 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		print_phase_totals(hs, nh);
 		if (env.breakdown)
 			bd_print_text(stdout, &bd_now, env.unit_div, env.unit);
+		if (env.by && report_groups(&bd_now, NULL))
+			err = -ENOMEM;
 		if (!nh)
 			printf("no DAX faults traced\n\n");
 		printf("counters:\n");
@@ -904,6 +1023,47 @@ static int write_breakdowns(const struct daxlat_bpf *skel)
 	if (bd_write_lines(out, &breakdowns, work_func_name, NULL) | fclose(out) ||
 	    rename(tmp, env.breakdown_out)) {
 		fprintf(stderr, "daxlat: write %s: %s\n", env.breakdown_out, strerror(errno ? errno : EIO));
+		unlink(tmp);
+		return EXIT_RUNTIME;
+	}
+	return EXIT_OK;
+}
+
+/* A stack of bd_stacks, or NULL (id < 0, or evicted). */
+static const __u64 *fold_stack(int fd, __s32 id, __u64 *buf)
+{
+	__u32 key = (__u32)id;
+
+	if (id < 0 || bpf_map_lookup_elem(fd, &key, buf))
+		return NULL;
+	return buf;
+}
+
+/* --folded: every stack pair's total, a line each; written whole or not
+ * at all. EXIT_OK, or EXIT_RUNTIME (said why). */
+static int write_folded(const struct daxlat_bpf *skel)
+{
+	int kfd = bpf_map__fd(skel->maps.bd_folds), sfd = bpf_map__fd(skel->maps.bd_stacks);
+	__u64 wait[DAXLAT_FOLD_DEPTH], other[DAXLAT_FOLD_DEPTH];
+	struct bd_fold_key k, next, *prev = NULL;
+	struct bd_fold_val v;
+	char tmp[PATH_MAX];
+	FILE *out;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", env.folded_out);
+	if (!(out = fopen(tmp, "w"))) {
+		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	while (!bpf_map_get_next_key(kfd, prev, &next)) {
+		k = next, prev = &k;
+		if (bpf_map_lookup_elem(kfd, &k, &v))
+			continue;
+		bd_fold_line(out, &k, &v, fold_stack(sfd, k.wait_stack, wait),
+			     fold_stack(sfd, k.other_stack, other), work_func_name, NULL);
+	}
+	if (ferror(out) | fclose(out) || rename(tmp, env.folded_out)) {
+		fprintf(stderr, "daxlat: write %s: %s\n", env.folded_out, strerror(errno ? errno : EIO));
 		unlink(tmp);
 		return EXIT_RUNTIME;
 	}
@@ -1195,6 +1355,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "daxlat: out of memory\n");
 		return EXIT_RUNTIME;
 	}
+	if (env.openmetrics && !(om = calloc(1, sizeof(*om)))) {
+		fprintf(stderr, "daxlat: out of memory\n");
+		return EXIT_RUNTIME;
+	}
 	if (env.opt.pid && kill(env.opt.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "daxlat: no process %d\n", env.opt.pid);
 		return EXIT_USAGE;
@@ -1267,6 +1431,12 @@ int main(int argc, char **argv)
 		if (ret == EXIT_OK)
 			ret = werr;
 	}
+	if (env.folded_out) {
+		int werr = write_folded(skel);
+
+		if (ret == EXIT_OK)
+			ret = werr;
+	}
 
 cleanup:
 	held_cmd_cleanup(&cmd);	/* a held command sees EOF and exits unrun */
@@ -1280,5 +1450,6 @@ cleanup:
 	evstore_free(&stacks);
 	phase_store_free(&phases);
 	bd_store_free(&breakdowns);
+	free(om);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #define DAXLAT_SLOTS		65
 #define DAXLAT_MAX_STACK	64
 #define DAXLAT_TASK_COMM_LEN	16
+#define DAXLAT_NAME_LEN		32	/* a file name, cut */
 
 #include "kinds.h"	/* fault_fs, fault_size, fault_outcome */
 
@@ -51,7 +52,7 @@ struct hist_val {
 /*
  * The histograms are one array in the BPF object's .bss (no map look-up on
  * the fault path), a slot for every key: hist_index() below, used by both
- * sides, and its inverse hist_key_of() in daxlat.c.
+ * sides, and its inverse hist_key_of() below.
  */
 #define DAXLAT_HISTS		(K_NR * FAULT_SZ_NR * 2 * 2 * OC_NR * FS_NR)
 
@@ -59,6 +60,20 @@ static inline unsigned int hist_index(unsigned int kind, unsigned int size, unsi
 				      unsigned int sync, unsigned int outcome, unsigned int fs)
 {
 	return ((((kind * FAULT_SZ_NR + size) * 2 + write) * 2 + sync) * OC_NR + outcome) * FS_NR + fs;
+}
+
+/* The key of slot @i: hist_index's inverse. */
+static inline struct hist_key hist_key_of(unsigned int i)
+{
+	struct hist_key k = { 0 };
+
+	k.fs = i % FS_NR, i /= FS_NR;
+	k.outcome = i % OC_NR, i /= OC_NR;
+	k.sync = i % 2, i /= 2;
+	k.write = i % 2, i /= 2;
+	k.size = i % FAULT_SZ_NR, i /= FAULT_SZ_NR;
+	k.kind = i;
+	return k;
 }
 
 enum daxlat_counter {
@@ -155,6 +170,23 @@ struct bd_sample {
 	__u8 pad[4];
 	char comm[DAXLAT_TASK_COMM_LEN];
 	char waker_comm[DAXLAT_TASK_COMM_LEN];	/* the task of the longest wait */
+	char file[DAXLAT_NAME_LEN];		/* the faulted file's name, cut */
+};
+
+/* --folded: the metadata sync's waits by stack pair, summed in the kernel. */
+#define DAXLAT_FOLD_DEPTH	64
+struct bd_fold_key {
+	__s32 wait_stack;		/* the faulting thread's kernel stack as it left the CPU */
+	__s32 other_stack;		/* its waker's at sched_waking; -1 for a runnable wait */
+	__u8 fs;
+	__u8 part;			/* BD_SLEEP or BD_RUNQ */
+	__u8 pad[2];
+	char other_comm[DAXLAT_TASK_COMM_LEN];	/* the waker, or the task that held the CPU */
+};
+
+struct bd_fold_val {
+	__u64 ns;
+	__u64 count;
 };
 
 /* Where a stack event's latency was measured. */

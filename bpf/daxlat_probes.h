@@ -36,13 +36,15 @@ static const struct probe_use daxlat_uses[] = {
 
 /*
  * The hooks only --phases needs: the phase split (the fs handler, which
- * stacks need too, dax_finish_sync_fault, vfs_fsync_range) and the
+ * stacks need too, dax_finish_sync_fault, vfs_fsync_range, the mkwrite
+ * tracepoints that end phase 3 and count the writable insertions) and the
  * journal's side (jbd2 commits, xfs log forces and checkpoints). Without
- * them a fault costs dax_iomap_fault's pair and a tracepoint
- * (bench/README.md, "What daxlat costs").
+ * them a fault costs dax_iomap_fault's entry and a done tracepoint, or
+ * its pair (bench/README.md, "What daxlat costs").
  */
 static const enum probe_hook_id daxlat_phase_hooks[] = {
 	HOOK_SYNC, HOOK_FSYNC, HOOK_XFS_LOG_FORCE, HOOK_FS_HANDLER,
+	HOOK_MKWRITE, HOOK_MKWRITE_NO_ENTRY,
 	HOOK_JBD2_START, HOOK_JBD2_END, HOOK_XFS_CKPT,
 };
 

@@ -17,12 +17,14 @@ set -eu
 # libpmemobj-dev, pmdk-tools, libbpf-tools: the clients job (issue 32): our
 # libpmemobj workload is linked against Debian's PMDK, and pmempool and
 # funclatency go into the initramfs with PMDK's shared libraries.
+# prometheus: its promtool checks daxlat --openmetrics's exposition
+# (tests/unit/test_metrics.c), as a Prometheus scrape would parse it.
 # fio, libpmem1-debug: the clients job runs Debian's fio (its libpmem and
 # mmap engines) from the job's own archive (vm/mkarchive.sh), with PMDK's
 # debug libpmem, whose log names what PMDK chose (MAP_SYNC, flush).
 PACKAGES="gcc make libc6-dev clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs ndctl jq lz4 xz-utils flex bison dwarves
-gnuplot-nox python3-jsonschema libpmemobj-dev pmdk-tools libbpf-tools fio libpmem1-debug"
+gnuplot-nox python3-jsonschema libpmemobj-dev pmdk-tools libbpf-tools fio libpmem1-debug prometheus"
 
 if [ "${1:-}" = --list ]; then shift; echo $PACKAGES "$@"; exit 0; fi
 PACKAGES="$PACKAGES $*"

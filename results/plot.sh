@@ -10,6 +10,10 @@
 #                                  the phase split of a synchronous fault
 #                                  (daxlat --json, "phases": average per
 #                                  phase), one stacked bar per file
+#   plot.sh heatmap BREAKDOWN_OUT... OUTDIR
+#                                  per file (daxlat --breakdown-out) and
+#                                  filesystem: the metadata sync's latency
+#                                  heatmap, time x log2 latency
 # Prints the PNGs written, one per line. Needs gnuplot (make deps).
 # Every run read is first checked by the gate, "$GATE --check RUN" (GATE:
 # default .output/bin/gate, as make passes it), then by plot.sh's own reading
@@ -191,9 +195,51 @@ EOG
 	publish "$out"
 }
 
+# heatmap FILE... OUTDIR: per file of daxlat --breakdown-out and per
+# filesystem in it, the latency heatmap of the metadata sync (phase 2):
+# time since the first fault across, log2 latency up, faults per cell as
+# colour (Brendan Gregg's latency heatmap).
+plot_heatmap() {
+	eval "out=\${$#}"
+	mkdir "$tmp/png"
+	while [ $# -gt 1 ]; do
+		[ -f "$1" ] || die "$1: missing"
+		name=$(basename "$1" .txt)
+		case $name in *[!A-Za-z0-9_.+-]*) bad "$1: name: letters, digits and _.+- only" ;; esac
+		why=$(awk '/^#/ { next } NF != 42 || $7 !~ /^[0-9]+$/ || $8 !~ /^[0-9]+$/ {
+			print FNR ": " NF " fields, want 42 (daxlat --breakdown-out lines)"; exit 1 }' "$1") || bad "$1: $why"
+		for fs in $(awk '!/^#/ { print $1 }' "$1" | sort -u); do
+			cells=$tmp/$name-$fs.cells
+			awk -v fs="$fs" -v nx=40 '
+				!/^#/ && $1 == fs { n++; t[n] = $7; us = $8 / 1000; y[n] = us < 1 ? 0 : int(log(us) / log(2))
+					if (n == 1 || $7 < t0) t0 = $7; if ($7 > t1) t1 = $7
+					if (n == 1 || y[n] < ylo) ylo = y[n]; if (y[n] > yhi) yhi = y[n] }
+				END { span = t1 > t0 ? t1 - t0 : 1
+					for (i = 1; i <= n; i++) { x = int((t[i] - t0) / span * nx); if (x >= nx) x = nx - 1; c[x, y[i]]++ }
+					for (x = 0; x < nx; x++) { for (j = ylo; j <= yhi; j++)
+						printf "%g %d %d\n", (x + 0.5) * span / nx / 1e6, j, c[x, j]; print "" } }' "$1" >"$cells"
+			png=heatmap-$name-$fs.png
+			gnuplot <<EOG || drew "$out/$png"
+set terminal pngcairo size 900,450 font ",10" noenhanced
+set output '$tmp/png/$png'
+set title "Metadata sync of MAP_SYNC faults over time, $fs ($name): faults per cell"
+set xlabel "ms since the first fault"
+set ylabel "latency, log2(us)"
+set palette defined (0 "white", 1 "#fde0c5", 5 "#f59e4c", 20 "#c2410c", 50 "#431407")
+set cblabel "faults"
+set view map
+plot '$cells' using 1:2:3 with image notitle
+EOG
+		done
+		shift
+	done
+	publish "$out"
+}
+
 case ${1:-} in
 run) [ $# = 3 ] || die "usage: plot.sh run RUN OUTDIR"; plot_run "$2" "$3" ;;
 gate) [ $# = 4 ] || die "usage: plot.sh gate BASE NEW OUTDIR"; plot_gate "$2" "$3" "$4" ;;
 phases) shift; [ $# -ge 2 ] || die "usage: plot.sh phases KERNEL_JSON... OUTDIR"; plot_phases "$@" ;;
-*) die "usage: plot.sh run|gate|phases ..." ;;
+heatmap) shift; [ $# -ge 2 ] || die "usage: plot.sh heatmap BREAKDOWN_OUT... OUTDIR"; plot_heatmap "$@" ;;
+*) die "usage: plot.sh run|gate|phases|heatmap ..." ;;
 esac

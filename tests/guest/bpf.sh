@@ -78,8 +78,9 @@ for fs in $(fs_list); do
 		${fs}_sync_phases ${fs}_sync_metadata_logged \
 		${fs}_empty_nosync_counts ${fs}_prealloc_sync_counts ${fs}_fallocated_sync_counts \
 		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts ${fs}_without_phases_lean \
-		${fs}_breakdown_adds_up ${fs}_breakdown_waits_on_journal ${fs}_breakdown_per_fault_lines
+		${fs}_breakdown_adds_up ${fs}_breakdown_waits_on_journal ${fs}_breakdown_per_fault_lines ${fs}_folded_stacks ${fs}_openmetrics_file
 done
+ktap_plan by_file_finds_inodes
 ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
 	stacks_and_phase_samples prog_stats_per_program \
 	filter_excludes_others unfiltered_until_sigint pid_filter interval_reports_add_up \
@@ -235,7 +236,7 @@ expect prog_stats_per_program prog_stats_per_program "$PSTATS"
 ktap_diag "$(jq -r '.prog_stats[] | select(.runs > 0) | "\(.prog): \(.runs) runs, \(.run_time_ns / .runs | floor) ns/run"' $OUT/prog_stats_per_program.json 2>/dev/null | tr '\n' ';')"
 
 # Without --phases (issue 33): the same faults counted exactly by
-# dax_iomap_fault's pair and the fs_dax tracepoints alone; the phase hooks
+# dax_iomap_fault's pair and the fs_dax done tracepoints alone; the phase hooks (mkwrite's among them)
 # are not attached (no program of theirs ran) and their counters are absent,
 # not zero. Both filesystems, MAP_SYNC on an empty file.
 for fs in $(fs_list); do
@@ -243,10 +244,10 @@ for fs in $(fs_list); do
 	run ${fs}_lean --prog-stats -- -f /mnt/$fs/lean -n 64 $(scenario_args empty-none-sync)
 	unset DAXLAT_PHASES
 	expect ${fs}_without_phases_lean ${fs}_lean "$(exact 64) and .phases == false and
-		.counters.needdsync == 64 and .counters.mkwrite == 64 and .counters.pte_fault_done == 64 and
-		(.counters | has(\"metadata_syncs\") or has(\"sync_faults\") or has(\"jbd2_commits\") or has(\"handler_calls\") | not) and
+		.counters.needdsync == 64 and .counters.pte_fault_done == 64 and
+		(.counters | has(\"metadata_syncs\") or has(\"mkwrite\") or has(\"sync_faults\") or has(\"jbd2_commits\") or has(\"handler_calls\") | not) and
 		.sync_finish == null and
-		([.prog_stats[] | select(.runs > 0) | .prog | select(test(\"sync|handler|jbd2|log_force|ckpt\"))] | length) == 0"
+		([.prog_stats[] | select(.runs > 0) | .prog | select(test(\"sync|handler|mkwrite|jbd2|log_force|ckpt\"))] | length) == 0"
 done
 
 # -c traces the command's processes only: a faultlat loop started outside
@@ -359,7 +360,8 @@ fi
 # woke the thread or held its CPU; xfs: the CIL push or log I/O worker).
 BD_N=256
 for fs in $(fs_list); do
-	run ${fs}_breakdown --breakdown --breakdown-out $OUT/${fs}_bd.txt -- \
+	run ${fs}_breakdown --breakdown --breakdown-out $OUT/${fs}_bd.txt --folded $OUT/${fs}_folded.txt \
+		--openmetrics $OUT/${fs}.prom -- \
 		-f /mnt/$fs/bd -n $BD_N $(scenario_args empty-none-sync)
 	expect ${fs}_breakdown_adds_up ${fs}_breakdown "(.breakdown[] | select(.fs == \"$fs\")) as \$b |
 		\$b.faults == $BD_N and \$b.faults == .counters.metadata_syncs and
@@ -391,15 +393,62 @@ for fs in $(fs_list); do
 	else
 		ktap_fail ${fs}_breakdown_per_fault_lines "$why"
 	fi
+	# --folded: every wait under its stack pair; the values add up to the
+	# waits of the breakdown; the sleep stacks show the journal wait, the
+	# waker stacks the journal's side.
+	if [ $fs = ext4 ]; then sleeper=jbd2_log_wait_commit waker='jbd2_journal_commit_transaction|kjournald2'
+	# xfs: the CIL push flushed (the worker completes the flush after the
+	# item returned) or an iclog written (its I/O completion work).
+	else sleeper='__flush_workqueue|xlog_wait_on_iclog|xlog_wait' waker='pwq_dec_nr_in_flight|xlog_ioend_work|xlog_cil_push_work'; fi
+	waits=$(jq "(.breakdown[] | select(.fs == \"$fs\")) | .asleep_ns + .runnable_ns" $OUT/${fs}_breakdown.json 2>/dev/null)
+	ktap_begin ${fs}_folded_stacks
+	if why=$(awk -v fs=$fs -v want="${waits:-x}" -v sleeper="$sleeper" -v waker="$waker" '
+		{ n++; if ($0 !~ "^\\[" fs " metadata sync\\];.*;--;.* [0-9]+$") { print "line " NR ": " substr($0, 1, 120); exit 1 }
+		  sum += $NF; split($0, half, ";--;")
+		  if (half[1] ~ sleeper && half[2] ~ waker) hit += $NF }
+		END { if (!n) { print "no lines"; exit 1 }
+		  if (sum != want) { print "values add to " sum ", the waits to " want; exit 1 }
+		  if (hit * 2 < sum) { print "journal sleeper/waker pairs carry " hit " of " sum " ns"; exit 1 } }' \
+		$OUT/${fs}_folded.txt 2>&1); then
+		ktap_pass ${fs}_folded_stacks
+	else
+		ktap_fail ${fs}_folded_stacks "$why"
+	fi
+	# --openmetrics: the exposition is whole (ends in # EOF) and counts
+	# what the JSON counted (promtool lints it on the host: test_metrics).
+	ktap_begin ${fs}_openmetrics_file
+	if [ "$(tail -n 1 $OUT/${fs}.prom 2>/dev/null)" = "# EOF" ] &&
+	   grep -q "^daxlat_sync_fault_phase_seconds_count{fs=\"$fs\",size=\"pte\",phase=\"metadata_sync\"} $BD_N\$" $OUT/${fs}.prom &&
+	   grep -q "^daxlat_events_total{event=\"needdsync\"} $BD_N\$" $OUT/${fs}.prom &&
+	   grep -q "^daxlat_metadata_sync_seconds_total{fs=\"$fs\",part=\"asleep\"} " $OUT/${fs}.prom; then
+		ktap_pass ${fs}_openmetrics_file
+	else
+		ktap_fail ${fs}_openmetrics_file "$(grep -c . $OUT/${fs}.prom 2>&1) lines, last: $(tail -n 1 $OUT/${fs}.prom 2>&1)"
+	fi
 	ran ${fs}_breakdown >/dev/null && ktap_diag "$fs breakdown: $(jq -c ".breakdown[] | select(.fs == \"$fs\") |
 		{faults, phase_ns, on_cpu_ns, runnable_ns, asleep_ns, runnable_behind, asleep_woken_by, jbd2_commit, longest_wait_on, checks}" $OUT/${fs}_breakdown.json)"
 done
+
+# --by file: two files faulted at different rates in one command (192 and
+# 64 synchronous faults): the busier file comes first, by its inode.
+AFTER="faultlat -f /mnt/ext4/byB -n 64 --keep $(scenario_args empty-none-sync) >/dev/null"
+run by_file --by file -- -f /mnt/ext4/byA -n 192 --keep $(scenario_args empty-none-sync)
+unset AFTER
+ino_a=$(stat -c %i /mnt/ext4/byA 2>/dev/null) ino_b=$(stat -c %i /mnt/ext4/byB 2>/dev/null)
+expect by_file_finds_inodes by_file ".by.key == \"file\" and .by.groups == 2 and
+	.by.top[0].ino == ${ino_a:-0} and .by.top[0].faults == 192 and .by.top[0].name == \"byA\" and
+	.by.top[1].ino == ${ino_b:-0} and .by.top[1].faults == 64 and .by.top[1].name == \"byB\" and
+	.by.top[0].phase_ns > .by.top[1].phase_ns"
+ran by_file >/dev/null && ktap_diag "by file: $(jq -c .by $OUT/by_file.json)"
+rm -f /mnt/ext4/byA /mnt/ext4/byB
 
 # For the report: the text output and the timings.
 echo "@@file daxlat-ext4-empty-sync.txt"; cat $OUT/text.txt; echo "@@end"
 echo "@@file daxlat-ext4-empty-sync.json"; cat $OUT/ext4_sync.json; echo "@@end"
 echo "@@file daxlat-top3.json"; cat $OUT/stacks_top3.json; echo "@@end"
 echo "@@file daxlat-timings.txt"; cat $OUT/timings; echo "@@end"
-for fs in $(fs_list); do echo "@@file daxlat-breakdown-$fs.txt"; cat $OUT/${fs}_bd.txt; echo "@@end"; done
+for fs in $(fs_list); do echo "@@file daxlat-breakdown-$fs.txt"; cat $OUT/${fs}_bd.txt; echo "@@end"
+	echo "@@file daxlat-folded-$fs.txt"; cat $OUT/${fs}_folded.txt; echo "@@end"
+	echo "@@file daxlat-$fs.prom"; cat $OUT/${fs}.prom; echo "@@end"; done
 ktap_diag "timings (daxlat run incl. faultlat, TCG): $(tr '\n' ' ' <$OUT/timings)"
 ktap_finish

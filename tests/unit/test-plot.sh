@@ -145,6 +145,23 @@ half_png() {
 		{ echo "exit $rc, left: $(ls -A "$tmp/out5" 2>/dev/null | tr '\n' ' ')"; return 1; }
 }
 
+# A heatmap per filesystem of a recorded daxlat --breakdown-out file; a line
+# with a field missing (an older daxlat, a cut file) is refused, nothing left.
+heatmap_drawn() {
+	need_gnuplot || return 1
+	f=$root/tests/unit/data/breakdown/bd.txt
+	plot "$tmp/gate-ok" heatmap "$f" "$tmp/hm"
+	[ "$rc" = 0 ] && [ "$(cat "$tmp/out")" = "$tmp/hm/heatmap-bd-ext4.png
+$tmp/hm/heatmap-bd-xfs.png" ] && [ -s "$tmp/hm/heatmap-bd-ext4.png" ] ||
+		{ echo "exit $rc: $(head -c 300 "$tmp/err") printed: $(cat "$tmp/out")"; return 1; }
+}
+heatmap_cut_line_refused() {
+	need_gnuplot || return 1
+	mkdir -p "$tmp/hmcut" && sed '3s/ [^ ]*$//' "$root/tests/unit/data/breakdown/bd.txt" >"$tmp/hmcut/bd.txt" &&
+		plot "$tmp/gate-ok" heatmap "$tmp/hmcut/bd.txt" "$tmp/hmcut" &&
+		refused 19 "^plot: $tmp/hmcut/bd.txt: 3: 41 fields, want 42" && [ "$(ls -A "$tmp/hmcut")" = bd.txt ]
+}
+
 ktap_plan_checks "$0"
 ktap_start
 ktap_check sound_run_plotted_after_gate_check sound_run
@@ -155,4 +172,6 @@ ktap_check empty_or_missing_samples_refused empty_samples
 ktap_check cut_samples_refused cut_samples
 ktap_check cut_phases_json_refused cut_phases
 ktap_check failed_gnuplot_leaves_no_png half_png
+ktap_check heatmap_per_filesystem heatmap_drawn
+ktap_check heatmap_cut_line_refused heatmap_cut_line_refused
 ktap_finish

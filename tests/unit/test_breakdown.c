@@ -30,6 +30,7 @@ static struct bd_sample sample(unsigned int fs, unsigned int w, __u64 run_delay)
 	s.tid = 42;
 	memcpy(s.comm, "faultlat", 9);
 	memcpy(s.waker_comm, "jbd2/pmem0-8", 13);
+	memcpy(s.file, "a file", 7);
 	return s;
 }
 
@@ -111,15 +112,71 @@ static void test_lines(struct ktap_case_ctx *t)
 		return;
 	line2++;
 	KTAP_EXPECT(t, strncmp(line2, "xfs 0 42 0:0 ", 13) == 0, "fields: %.40s", line2);
-	KTAP_EXPECT(t, strstr(line2, " xfs_cil_push asleep jbd2/pmem0-8 xlog_cil_push_work 0 0 two_words\n"),
+	KTAP_EXPECT(t, strstr(line2, " xfs_cil_push asleep jbd2/pmem0-8 xlog_cil_push_work 0 0 two_words a_file\n"),
 		    "waker, function, comm as one field: %s", line2);
 	for (char *p = line2; *p && *p != '\n'; p++)
 		fields += *p == ' ';
-	KTAP_EXPECT(t, fields + 1 == 41, "%d fields, the header names 41", fields + 1);
+	KTAP_EXPECT(t, fields + 1 == 42, "%d fields, the header names 42", fields + 1);
 	bd_store_free(&st);
 }
 
+static void test_groups(struct ktap_case_ctx *t)
+{
+	struct bd_store st = { 0 };
+	struct bd_group *g = NULL;
+	struct bd_sample s;
+	enum bd_by by;
+	size_t n = 0;
+
+	for (int i = 0; i < 8; i++) {
+		s = sample(FS_EXT4, W_JBD2, 50000);
+		s.dev = 259 << 20 | 1, s.ino = i < 6 ? 12 : 13;	/* 6 faults on 12, 2 on 13 */
+		s.tgid = i < 3 ? 100 : 200;
+		bd_store_add(&st, &s, sizeof(s));
+	}
+	KTAP_EXPECT(t, bd_by_parse("file", &by) == 0 && by == BD_BY_FILE, "parse file");
+	KTAP_EXPECT(t, bd_by_parse("inode", &by) == -EINVAL, "parse inode refused");
+	KTAP_EXPECT(t, bd_group(&st, BD_BY_FILE, NULL, NULL, &g, &n) == 0 && n == 2, "%zu files", n);
+	KTAP_EXPECT(t, n == 2 && g[0].key2 == 12 && g[0].faults == 6 && g[1].key2 == 13 &&
+		    g[1].faults == 2 && g[0].phase_ns == 6000000ULL && !strcmp(g[0].name, "a file"),
+		    "longest first: ino %llu x%llu", n ? g[0].key2 : 0, n ? g[0].faults : 0);
+	free(g);
+	KTAP_EXPECT(t, bd_group(&st, BD_BY_PID, NULL, NULL, &g, &n) == 0 && n == 2 &&
+		    g[0].key == 200 && g[0].faults == 5 && g[0].main_wait[W_JBD2] == 5, "by pid");
+	free(g);
+	bd_store_free(&st);
+}
+
+static const char *sym_fold(__u64 addr, void *ctx)
+{
+	(void)ctx;
+	return addr == 1 ? "schedule" : addr == 2 ? "jbd2_log_wait_commit" : addr == 3 ? "ext4_sync_file" :
+	       addr == 4 ? "__wake_up" : addr == 5 ? "kjournald2" : addr == 6 ? "bpf_trace_run4" : NULL;
+}
+
+static void test_fold_lines(struct ktap_case_ctx *t)
+{
+	struct bd_fold_key k = { .wait_stack = 1, .other_stack = 2, .fs = FS_EXT4, .part = BD_SLEEP };
+	struct bd_fold_val v = { .ns = 12345, .count = 3 };
+	const __u64 wait[DAXLAT_FOLD_DEPTH] = { 6, 1, 2, 3 }, other[DAXLAT_FOLD_DEPTH] = { 4, 5, 9 };
+	char buf[1024];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	memcpy(k.other_comm, "jbd2/pmem0-8", 13);
+	bd_fold_line(f, &k, &v, wait, other, sym_fold, NULL);
+	k.part = BD_RUNQ;
+	memcpy(k.other_comm, "kworker/0:1", 12);
+	bd_fold_line(f, &k, &v, wait, NULL, sym_fold, NULL);
+	fclose(f);
+	KTAP_EXPECT(t, !strcmp(buf, "[ext4 metadata sync];ext4_sync_file;jbd2_log_wait_commit;schedule;--;"
+			  "__wake_up;kjournald2;jbd2/pmem0-8 12345\n"
+			  "[ext4 metadata sync];ext4_sync_file;jbd2_log_wait_commit;schedule;--;"
+			  "[runnable behind kworker/0:1] 12345\n"), "got: %s", buf);
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(test_fold_lines),
+	KTAP_CASE(test_groups),
 	KTAP_CASE(test_checks_per_fault),
 	KTAP_CASE(test_summary_per_fs),
 	KTAP_CASE(test_lines),
