@@ -63,8 +63,8 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 	[HOOK_JBD2_LOCKING] = { "jbd2_locking", PROBE_TP, { { "jbd2_commit_locking" } }, "jbd2" },
 	[HOOK_JBD2_FLUSHING] = { "jbd2_flushing", PROBE_TP, { { "jbd2_commit_flushing" } }, "jbd2" },
 	[HOOK_JBD2_LOGGING] = { "jbd2_logging", PROBE_TP, { { "jbd2_commit_logging" } }, "jbd2" },
-	[HOOK_SCHED_SWITCH] = { "sched_switch", PROBE_TP, { { "sched_switch" } }, "sched" },
-	[HOOK_SCHED_WAKING] = { "sched_waking", PROBE_TP, { { "sched_waking" } }, "sched" },
-	[HOOK_SCHED_WAKEUP] = { "sched_wakeup", PROBE_TP, { { "sched_wakeup" } }, "sched" },
+	[HOOK_SCHED_SWITCH] = { "sched_switch", PROBE_TP | PROBE_NOPREEMPT, { { "sched_switch" } }, "sched" },
+	[HOOK_SCHED_WAKING] = { "sched_waking", PROBE_TP | PROBE_NOPREEMPT, { { "sched_waking" } }, "sched" },
+	[HOOK_SCHED_WAKEUP] = { "sched_wakeup", PROBE_TP | PROBE_NOPREEMPT, { { "sched_wakeup" } }, "sched" },
 	[HOOK_WQ_START] = { "wq_start", PROBE_TP, { { "workqueue_execute_start" } }, "workqueue" },
 };

@@ -203,6 +203,12 @@ void probe_use_perf_tracepoints(struct probe_set *s, bool on)
 	s->tp_perf = on;
 }
 
+/* Tracepoint @t as a perf event (PROBE_NOPREEMPT ones never). */
+static bool perf_tp(const struct probe_set *s, const struct probe_target *t)
+{
+	return s->tp_perf && !(t->hook->flags & PROBE_NOPREEMPT);
+}
+
 void probe_print_resolved(const struct probe_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
@@ -268,7 +274,7 @@ static void bind_target(struct probe_set *s, struct probe_target *t,
 	unsigned int sides = t->use->sides;
 	bool f = fast_ok(s, t, fast);
 
-	if (is_tp(t) && s->tp_perf) {
+	if (is_tp(t) && perf_tp(s, t)) {
 		/* slow[1]: a tracepoint has no exit side. */
 		t->slow[1] = find_prog(s, obj, "tp", t->prog);
 		load_prog(t->slow[1], NULL);
@@ -415,14 +421,14 @@ static void attach_func(struct probe_set *s, struct probe_target *t)
 }
 
 /* perf tracepoints when the set chose them (s->tp_perf), and nothing else:
- * the others can be preempted there. */
+ * the others can be preempted there; PROBE_NOPREEMPT ones cannot. */
 static void attach_tp(struct probe_set *s, struct probe_target *t)
 {
 	struct tp_programs p = {
 		.system = t->hook->tp_system, .name = t->name,
-		.tpbtf = !s->tp_perf && fast_ok(s, t, s->fast_loaded) ? t->fast[0] : NULL,
-		.rawtp = s->tp_perf ? NULL : t->slow[0],
-		.perf = s->tp_perf ? t->slow[1] : NULL,
+		.tpbtf = !perf_tp(s, t) && fast_ok(s, t, s->fast_loaded) ? t->fast[0] : NULL,
+		.rawtp = perf_tp(s, t) ? NULL : t->slow[0],
+		.perf = perf_tp(s, t) ? t->slow[1] : NULL,
 	};
 
 	t->mode = attach_tracepoint(&p, &t->links[0], &t->err);

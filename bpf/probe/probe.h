@@ -81,6 +81,14 @@ struct probe_cand {
 
 #define PROBE_TP	0x1	/* tracepoints: tp_btf, else raw_tp */
 #define PROBE_EVERY	0x2	/* every candidate present, not the first */
+/*
+ * The kernel fires it with preemption off (the scheduler's tracepoints):
+ * tp_btf / raw_tp stay safe where the set chose perf tracepoints, and keep
+ * the global bpf_prog_active out: a perf event's program is skipped when any
+ * kprobe or perf program runs on the CPU, as when an IRQ inside one wakes
+ * a task (a ring buffer's wake-up: sched_waking).
+ */
+#define PROBE_NOPREEMPT	0x4
 
 struct probe_hook {
 	const char *name;	/* in program names */
