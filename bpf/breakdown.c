@@ -121,6 +121,7 @@ static void add_sample(struct bd_summary *m, const struct bd_sample *s)
 		m->commit[c] += s->commit[c];
 	m->work_queued += s->work_queued;
 	m->work_running += s->work_running;
+	m->wake_delivery += s->wake_delivery;
 	m->sum_ok += bd_sample_sums(s);
 	m->runq_ok += bd_sample_runq_agrees(s);
 	m->switches_ok += s->switch_ins == s->pcount;
@@ -149,7 +150,7 @@ static double pct(__u64 part, __u64 whole)
 static void text_line(FILE *out, int indent, const char *what, __u64 ns, __u64 faults,
 		      __u64 phase, __u64 unit_div)
 {
-	fprintf(out, "%*s%-*s %12.1f %6.1f %%\n", indent, "", 44 - indent, what,
+	fprintf(out, "%*s%-*s %10.1f %6.1f %%\n", indent, "", 58 - indent, what,
 		(double)ns / faults / unit_div, pct(ns, phase));
 }
 
@@ -181,6 +182,9 @@ static void print_fs_text(FILE *out, unsigned int fs, const struct bd_summary *m
 	print_waits_text(out, "behind", m->runq_by, m, unit_div);
 	text_line(out, 4, part_texts[BD_SLEEP], m->part[BD_SLEEP], n, ph, unit_div);
 	print_waits_text(out, "woken by", m->sleep_by, m, unit_div);
+	if (m->wake_delivery)
+		text_line(out, 6, "of which the wake-up on its way (waking -> wakeup)", m->wake_delivery,
+			  n, ph, unit_div);
 	if (m->sleep_by[W_JBD2] + m->runq_by[W_JBD2]) {
 		fprintf(out, "    waits on a jbd2 commit, over its tracepoints:\n");
 		for (int c = 0; c < JC_NR; c++)
@@ -251,6 +255,7 @@ static void json_fs(struct json_writer *w, unsigned int fs, const struct bd_summ
 	json_end_object(w);
 	json_kv_uint(w, "worker_queued_ns", m->work_queued);
 	json_kv_uint(w, "worker_running_ns", m->work_running);
+	json_kv_uint(w, "wake_delivery_ns", m->wake_delivery);
 	json_by(w, "longest_wait_on", m->main_wait);
 	json_key(w, "checks");
 	json_begin_object(w);
@@ -308,7 +313,7 @@ static void write_header(FILE *out)
 		fprintf(out, " woken_by_%s", waker_names[k]);
 	for (int c = 0; c < JC_NR; c++)
 		fprintf(out, " jbd2_%s", commit_names[c]);
-	fprintf(out, " worker_queued worker_running run_delay switch_ins pcount"
+	fprintf(out, " worker_queued worker_running wake_delivery run_delay switch_ins pcount"
 		" longest_wait_on longest_wait_part its_comm its_work_func commit_tid out_of_order comm file\n");
 }
 
@@ -333,8 +338,9 @@ int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, vo
 			fprintf(out, " %llu", (unsigned long long)s->sleep_by[k]);
 		for (int c = 0; c < JC_NR; c++)
 			fprintf(out, " %llu", (unsigned long long)s->commit[c]);
-		fprintf(out, " %llu %llu %llu %u %u %s %s %s %s %u %u %s %s\n",
+		fprintf(out, " %llu %llu %llu %llu %u %u %s %s %s %s %u %u %s %s\n",
 			(unsigned long long)s->work_queued, (unsigned long long)s->work_running,
+			(unsigned long long)s->wake_delivery,
 			(unsigned long long)s->run_delay, s->switch_ins, s->pcount,
 			bd_waker_name(s->main_wait), bd_part_name(s->main_wait_part),
 			field(s->waker_comm, wc), fn ? fn : s->waker_func ? "?" : "-",

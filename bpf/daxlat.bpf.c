@@ -377,6 +377,7 @@ struct bd_state {
 	__u32 pend_tid;
 	__u64 pend_func;
 	__u64 pend_work_ts;
+	__u64 pend_waking;		/* sched_waking's time */
 	__u64 pend_jc[JC_NR - 1];	/* the waking commit's tracepoint times */
 	char pend_comm[DAXLAT_TASK_COMM_LEN];
 	__s32 wait_sid;			/* --folded: its stack as it left the CPU */
@@ -573,6 +574,10 @@ static __always_inline void bd_charge(struct bd_state *b, int part, __u64 now)
 	if (part == BD_SLEEP) {
 		b->s.part[BD_SLEEP] += d;
 		b->s.sleep_by[w] += d;
+		/* sched_waking -> sched_wakeup: the wake-up on its way (an idle CPU
+		 * woken to enqueue it itself), part of the sleep. */
+		if (b->pending && b->pend_waking && b->pend_waking <= now)
+			b->s.wake_delivery += now - b->pend_waking;
 	} else {
 		b->s.part[BD_RUNQ] += d;
 		b->s.runq_by[w] += d;
@@ -596,6 +601,7 @@ static __always_inline void bd_charge(struct bd_state *b, int part, __u64 now)
 	}
 	b->pending = 0;
 	b->pend_sid = -1;
+	b->pend_waking = 0;
 }
 
 /* sched_switch: @prev_tid (current) leaves the CPU (@runnable: preempted,
@@ -614,7 +620,6 @@ static __always_inline int bd_switch(void *ctx, __u32 prev_tid, __u32 next_tid, 
 			b->s.broken = 1;
 		b->state = runnable ? BD_RUNNABLE : BD_ASLEEP;
 		b->ts = now;
-		b->pending = 0;
 		if (want_folded)
 			b->wait_sid = bpf_get_stackid(ctx, &bd_stacks, 0);
 	}
@@ -642,6 +647,7 @@ static __always_inline int bd_waking(void *ctx, __u32 tid)
 	if (!b)
 		return 0;
 	bd_note_current(b);
+	b->pend_waking = bpf_ktime_get_ns();
 	if (want_folded)
 		b->pend_sid = bpf_get_stackid(ctx, &bd_stacks, 0);
 	return 0;
@@ -659,6 +665,7 @@ static __always_inline int bd_wakeup(__u32 tid)
 		return 0;
 	if (b->state != BD_ASLEEP) {
 		b->pending = 0;
+		b->pend_waking = 0;
 		return 0;
 	}
 	now = bpf_ktime_get_ns();

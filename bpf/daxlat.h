@@ -153,6 +153,7 @@ struct bd_sample {
 	__u64 commit[JC_NR];		/* waits charged to a jbd2 commit, over its tracepoints */
 	__u64 work_queued;		/* waits on a worker: before its work item began */
 	__u64 work_running;		/* ... after */
+	__u64 wake_delivery;		/* of the sleeps: sched_waking -> sched_wakeup */
 	__u64 run_delay;		/* the kernel's sched_info.run_delay over the phase */
 	__u64 ino;
 	__u64 cgroup;			/* cgroup v2 id */

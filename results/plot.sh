@@ -206,13 +206,19 @@ plot_heatmap() {
 		[ -f "$1" ] || die "$1: missing"
 		name=$(basename "$1" .txt)
 		case $name in *[!A-Za-z0-9_.+-]*) bad "$1: name: letters, digits and _.+- only" ;; esac
-		why=$(awk '/^#/ { next } NF != 42 || $7 !~ /^[0-9]+$/ || $8 !~ /^[0-9]+$/ {
-			print FNR ": " NF " fields, want 42 (daxlat --breakdown-out lines)"; exit 1 }' "$1") || bad "$1: $why"
+		# The header names the fields (its "#" is one more): every line has
+		# them all, end_ns and phase_ns whole numbers, where it says.
+		why=$(awk 'FNR == 1 { if ($1 != "#" || $2 != "fs") { print "1: no header (daxlat --breakdown-out file?)"; exit 1 }
+			for (i = 2; i <= NF; i++) col[$i] = i - 1; want = NF - 1
+			if (!col["end_ns"] || !col["phase_ns"]) { print "1: no end_ns or phase_ns field"; exit 1 }; next }
+			NF != want || $col["end_ns"] !~ /^[0-9]+$/ || $col["phase_ns"] !~ /^[0-9]+$/ {
+			print FNR ": " NF " fields, want " want " (daxlat --breakdown-out lines)"; exit 1 }' "$1") || bad "$1: $why"
 		for fs in $(awk '!/^#/ { print $1 }' "$1" | sort -u); do
 			cells=$tmp/$name-$fs.cells
 			awk -v fs="$fs" -v nx=40 '
-				!/^#/ && $1 == fs { n++; t[n] = $7; us = $8 / 1000; y[n] = us < 1 ? 0 : int(log(us) / log(2))
-					if (n == 1 || $7 < t0) t0 = $7; if ($7 > t1) t1 = $7
+				FNR == 1 { for (i = 2; i <= NF; i++) col[$i] = i - 1; e = col["end_ns"]; p = col["phase_ns"]; next }
+				$1 == fs { n++; t[n] = $e; us = $p / 1000; y[n] = us < 1 ? 0 : int(log(us) / log(2))
+					if (n == 1 || $e < t0) t0 = $e; if ($e > t1) t1 = $e
 					if (n == 1 || y[n] < ylo) ylo = y[n]; if (y[n] > yhi) yhi = y[n] }
 				END { span = t1 > t0 ? t1 - t0 : 1
 					for (i = 1; i <= n; i++) { x = int((t[i] - t0) / span * nx); if (x >= nx) x = nx - 1; c[x, y[i]]++ }
