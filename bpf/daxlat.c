@@ -654,50 +654,68 @@ static void prog_stats_report(struct daxlat_bpf *skel, struct json_writer *w)
 	free(st);
 }
 
+/* Write @path whole or not at all: @fn writes a temporary file, renamed
+ * over @path once complete. 0, or -errno (said why, in one line). */
+static int write_whole(const char *path, int (*fn)(FILE *out, void *ctx), void *ctx)
+{
+	char tmp[PATH_MAX];
+	FILE *out;
+	int err;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!(out = fopen(tmp, "w"))) {
+		err = -errno;
+		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
+		return err;
+	}
+	err = fn(out, ctx);
+	if (!err && ferror(out))
+		err = -EIO;
+	if (fclose(out) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "daxlat: write %s: %s\n", path, strerror(-err));
+		unlink(tmp);
+	}
+	return err;
+}
+
+static int write_metrics(FILE *out, void *ctx)
+{
+	const char *names[C_NR];
+	bool shown[C_NR];
+
+	(void)ctx;
+	for (int i = 0; i < C_NR; i++) {
+		names[i] = counter_names[i].json;
+		shown[i] = counter_shown(i);
+	}
+	return om_write(out, om, names, shown, env.unit_div, env.breakdown);
+}
+
 /* --openmetrics: add this report's histograms, counters and breakdowns to
  * the run's totals and rewrite the file whole (a scrape never sees half of
  * it). 0, or -errno (said why). */
 static int update_openmetrics(const struct hentry *hs, size_t nh, const __u64 counters[C_NR],
 			      const struct bd_store *bd)
 {
-	const char *names[C_NR];
-	bool shown[C_NR];
-	char tmp[PATH_MAX];
-	FILE *out;
-	int err;
 
 	for (size_t i = 0; i < nh; i++) {
 		const struct hist_key *k = &hs[i].key;
 
 		om_add_hist(om, hist_index(k->kind, k->size, k->write, k->sync, k->outcome, k->fs), &hs[i].val);
 	}
-	for (int i = 0; i < C_NR; i++) {
+	for (int i = 0; i < C_NR; i++)
 		om->counters[i] += counters[i];
-		names[i] = counter_names[i].json;
-		shown[i] = counter_shown(i);
-	}
 	if (env.breakdown) {
 		struct bd_summary sum[FS_NR];
 
 		bd_summarize(bd, sum);
 		om_add_breakdown(om, sum);
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", env.openmetrics);
-	if (!(out = fopen(tmp, "w"))) {
-		err = -errno;
-		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
-		return err;
-	}
-	err = om_write(out, om, names, shown, env.unit_div, env.breakdown);
-	if (fclose(out) && !err)
-		err = -errno;
-	if (!err && rename(tmp, env.openmetrics))
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "daxlat: write %s: %s\n", env.openmetrics, strerror(-err));
-		unlink(tmp);
-	}
-	return err;
+	return write_whole(env.openmetrics, write_metrics, NULL);
 }
 
 /* --by cgroup: a cgroup v2 id is its directory's inode number under
@@ -1001,13 +1019,17 @@ static const char *work_func_name(__u64 addr, void *ctx)
 	return s ? s->name : NULL;
 }
 
+static int write_bd_lines(FILE *out, void *ctx)
+{
+	(void)ctx;
+	return bd_write_lines(out, &breakdowns, work_func_name, NULL);
+}
+
 /* --breakdown-out: EXIT_OK, or EXIT_RUNTIME (said why) when breakdowns
  * were lost or the file cannot be written; written whole or not at all. */
 static int write_breakdowns(const struct daxlat_bpf *skel)
 {
 	__u64 lost = skel->bss->counters[C_BD_LOST];
-	char tmp[PATH_MAX];
-	FILE *out;
 
 	if (lost || breakdowns.out_of_memory) {
 		fprintf(stderr, "daxlat: %llu breakdowns lost%s: not writing %s\n",
@@ -1015,18 +1037,7 @@ static int write_breakdowns(const struct daxlat_bpf *skel)
 			env.breakdown_out);
 		return EXIT_RUNTIME;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", env.breakdown_out);
-	if (!(out = fopen(tmp, "w"))) {
-		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
-		return EXIT_RUNTIME;
-	}
-	if (bd_write_lines(out, &breakdowns, work_func_name, NULL) | fclose(out) ||
-	    rename(tmp, env.breakdown_out)) {
-		fprintf(stderr, "daxlat: write %s: %s\n", env.breakdown_out, strerror(errno ? errno : EIO));
-		unlink(tmp);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return write_whole(env.breakdown_out, write_bd_lines, NULL) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* A stack of bd_stacks, or NULL (id < 0, or evicted). */
@@ -1039,22 +1050,15 @@ static const __u64 *fold_stack(int fd, __s32 id, __u64 *buf)
 	return buf;
 }
 
-/* --folded: every stack pair's total, a line each; written whole or not
- * at all. EXIT_OK, or EXIT_RUNTIME (said why). */
-static int write_folded(const struct daxlat_bpf *skel)
+/* --folded: every stack pair's total, a line each. */
+static int write_fold_lines(FILE *out, void *ctx)
 {
+	const struct daxlat_bpf *skel = ctx;
 	int kfd = bpf_map__fd(skel->maps.bd_folds), sfd = bpf_map__fd(skel->maps.bd_stacks);
 	__u64 wait[DAXLAT_FOLD_DEPTH], other[DAXLAT_FOLD_DEPTH];
 	struct bd_fold_key k, next, *prev = NULL;
 	struct bd_fold_val v;
-	char tmp[PATH_MAX];
-	FILE *out;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", env.folded_out);
-	if (!(out = fopen(tmp, "w"))) {
-		fprintf(stderr, "daxlat: open %s: %s\n", tmp, strerror(errno));
-		return EXIT_RUNTIME;
-	}
 	while (!bpf_map_get_next_key(kfd, prev, &next)) {
 		k = next, prev = &k;
 		if (bpf_map_lookup_elem(kfd, &k, &v))
@@ -1062,12 +1066,13 @@ static int write_folded(const struct daxlat_bpf *skel)
 		bd_fold_line(out, &k, &v, fold_stack(sfd, k.wait_stack, wait),
 			     fold_stack(sfd, k.other_stack, other), work_func_name, NULL);
 	}
-	if (ferror(out) | fclose(out) || rename(tmp, env.folded_out)) {
-		fprintf(stderr, "daxlat: write %s: %s\n", env.folded_out, strerror(errno ? errno : EIO));
-		unlink(tmp);
-		return EXIT_RUNTIME;
-	}
-	return EXIT_OK;
+	return 0;
+}
+
+/* Written whole or not at all: EXIT_OK, or EXIT_RUNTIME (said why). */
+static int write_folded(const struct daxlat_bpf *skel)
+{
+	return write_whole(env.folded_out, write_fold_lines, (void *)skel) ? EXIT_RUNTIME : EXIT_OK;
 }
 
 /* Read @map's records into @fn: opens the ring buffer, or adds @map to the
