@@ -282,24 +282,14 @@ void bd_json(struct json_writer *w, const struct bd_store *st)
 	json_end_array(w);
 }
 
-/* A comm as one field: no blanks, "-" for none. */
-static const char *field(const char *comm, char buf[DAXLAT_TASK_COMM_LEN + 1])
+/* @s (at most @max bytes, maybe unterminated: a comm, a file name) as one
+ * field of a line: blanks made _, "-" for none. @buf holds @max + 1. */
+static const char *field(const char *s, size_t max, char *buf)
 {
 	size_t i;
 
-	for (i = 0; i < DAXLAT_TASK_COMM_LEN && comm[i]; i++)
-		buf[i] = comm[i] == ' ' || comm[i] == '\t' ? '_' : comm[i];
-	buf[i] = 0;
-	return i ? buf : "-";
-}
-
-/* A file name as one field: blanks made _, "-" for none. */
-static const char *file_field(const char *name, char buf[DAXLAT_NAME_LEN + 1])
-{
-	size_t i;
-
-	for (i = 0; i < DAXLAT_NAME_LEN && name[i]; i++)
-		buf[i] = name[i] == ' ' || name[i] == '\t' || name[i] == '\n' ? '_' : name[i];
+	for (i = 0; i < max && s[i]; i++)
+		buf[i] = s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ? '_' : s[i];
 	buf[i] = 0;
 	return i ? buf : "-";
 }
@@ -343,8 +333,9 @@ int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, vo
 			(unsigned long long)s->wake_delivery,
 			(unsigned long long)s->run_delay, s->switch_ins, s->pcount,
 			bd_waker_name(s->main_wait), bd_part_name(s->main_wait_part),
-			field(s->waker_comm, wc), fn ? fn : s->waker_func ? "?" : "-",
-			s->commit_tid, s->broken, field(s->comm, cm), file_field(s->file, fb));
+			field(s->waker_comm, DAXLAT_TASK_COMM_LEN, wc), fn ? fn : s->waker_func ? "?" : "-",
+			s->commit_tid, s->broken, field(s->comm, DAXLAT_TASK_COMM_LEN, cm),
+			field(s->file, DAXLAT_NAME_LEN, fb));
 	}
 	return ferror(out) ? -EIO : 0;
 }
@@ -385,7 +376,7 @@ static void group_name(struct bd_group *g, const struct bd_sample *s, enum bd_by
 	char buf[DAXLAT_NAME_LEN + 1];
 
 	if (by == BD_BY_PID) {
-		snprintf(g->name, sizeof(g->name), "%s", field(s->comm, buf));
+		snprintf(g->name, sizeof(g->name), "%s", field(s->comm, DAXLAT_TASK_COMM_LEN, buf));
 	} else if (by == BD_BY_FILE) {
 		memcpy(buf, s->file, DAXLAT_NAME_LEN);
 		buf[DAXLAT_NAME_LEN] = 0;
@@ -579,9 +570,9 @@ void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_v
 	fprintf(out, ";--");
 	if (k->part == BD_SLEEP) {
 		fold_frames(out, other_ips, DAXLAT_FOLD_DEPTH, false, sym, ctx);
-		fprintf(out, ";%s", field(k->other_comm, comm));
+		fprintf(out, ";%s", field(k->other_comm, DAXLAT_TASK_COMM_LEN, comm));
 	} else {
-		fprintf(out, ";[runnable behind %s]", field(k->other_comm, comm));
+		fprintf(out, ";[runnable behind %s]", field(k->other_comm, DAXLAT_TASK_COMM_LEN, comm));
 	}
 	fprintf(out, " %llu\n", (unsigned long long)v->ns);
 }
