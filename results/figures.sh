@@ -329,6 +329,34 @@ fig_overhead_programs() {
 	source_line "$1" "From"
 }
 
+# The metadata sync's breakdown per kernel and filesystem (daxlat
+# --breakdown-out files of the bpf job, KERNEL/daxlat-breakdown-FS.txt):
+# mean phase 2 and the shares of its parts, columns found by the header.
+fig_breakdown() {
+	echo "| kernel | fs | phase 2, µs | on CPU | runnable | asleep | charged to the journal | jbd2 logging | wake-up on its way | behind idle | before the commit began |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	for k in $(cd "$1" && ls -d */ | tr -d / | sort -V); do
+		for fs in ext4 xfs; do
+			f=$1/$k/daxlat-breakdown-$fs.txt
+			[ -s "$f" ] || die "$f: missing (make check-bpf GUEST=$k)"
+			awk -v k="$k" -v fs="$fs" '
+				FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
+				{ n++; ph += $c["phase_ns"]; on += $c["on_cpu"]; rq += $c["runnable"]; sl += $c["asleep"]
+				  j += $c["woken_by_jbd2_commit"] + $c["behind_jbd2_commit"]
+				  j += $c["woken_by_xfs_cil_push"] + $c["behind_xfs_cil_push"]
+				  j += $c["woken_by_xfs_log_io_done"] + $c["behind_xfs_log_io_done"]
+				  lg += $c["jbd2_logging"]; wd += $c["wake_delivery"]; idle += $c["behind_idle"]; bf += $c["jbd2_before"] }
+				function p(x) { return sprintf("%.0f %%", 100 * x / ph) }
+				END { printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", k, fs, ph / n / 1000,
+					p(on), p(rq), p(sl), p(j), fs == "ext4" ? p(lg) : "-", p(wd), p(idle), fs == "ext4" ? p(bf) : "-" }' "$f" ||
+				die "$f: cannot summarize"
+		done
+	done
+	echo
+	echo "Shares of phase 2 (dax_finish_sync_fault -> its fsync) over each run's synchronous faults; \"charged to the journal\": asleep woken by, or runnable behind, the jbd2 commit (ext4) or the CIL push and log I/O workers (xfs). $(meta_get "$1/meta.txt" what); kernels $(meta_get "$1/meta.txt" kernels); QEMU $(meta_get "$1/meta.txt" qemu); $(meta_get "$1/meta.txt" cpu); $(meta_get "$1/meta.txt" runs); suite revision $(meta_get "$1/meta.txt" revision)."
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"
