@@ -27,6 +27,10 @@ const volatile bool want_samples = false;	/* every phase to phase_samples */
  * where kprobes are chosen (a kretprobe costs more than the perf tracepoint
  * already attached; bpf/README.md, "What daxlat costs"). */
 const volatile bool exit_at_tp = false;
+/* ... and its entry at fs_dax's start tracepoints, whose records carry what
+ * the report needs but the filesystem (dev_fs) and the file's name
+ * (--breakdown keeps the kprobe). */
+const volatile bool entry_at_tp = false;
 /* --breakdown (implies --phases), and the work functions that name xfs's
  * wakers (kallsyms, 0 where xfs is not loaded). */
 const volatile bool want_breakdown = false;
@@ -74,6 +78,7 @@ struct task_state {
 	__u64 commit_ts;	/* kjournald2: the commit in flight started */
 	__u32 commit_tid;	/* ... its transaction */
 	__u8 journal_kept;	/* kjournald2: its device is traced (cached once true) */
+	__u64 dev_fs_gen;	/* entry_at_tp: fault.fs is fault.dev's in this dev_fs, 0: unknown */
 	__u32 jc_tid;		/* kjournald2 (--breakdown): the commit in flight or last, */
 	__u64 jc_ts[JC_NR - 1];	/* ... its tracepoint times (enum bd_commit - 1) */
 	__u64 work_func;	/* a worker (--breakdown): the work item running, or 0 */
@@ -348,7 +353,9 @@ static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 si
 		bpf_map_update_elem(&devs, &t->fault.dev, &one, BPF_ANY);
 		t->last_dev = t->fault.dev;
 	}
-	cpu_fault_set();
+	/* Read only where the done tracepoints do not close the fault. */
+	if (!exit_at_tp)
+		cpu_fault_set();
 	t->fault.ts = bpf_ktime_get_ns();
 	/* dax_iomap_fault returns VM_FAULT_FALLBACK at once for a size other
 	 * than PTE and PMD, before any tracepoint: its exit is here. */
@@ -359,6 +366,87 @@ static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 si
 
 HOOK(fault, fault_entry(ctx, vmf, size_arg, btf_args),
      fault_exit(ctx, (__u32)ret), struct vm_fault *vmf, unsigned long size_arg)
+
+/* ---- the fault's entry at fs_dax's start tracepoints (entry_at_tp) ------ */
+
+/* dev_t (the kernel's encoding) -> enum fault_fs, filled by user space
+ * from the mount table at start and whenever it changes; every fill adds
+ * one to dev_fs_gen (from 1), which makes the tasks ask again. */
+__u64 dev_fs_gen;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} dev_fs SEC(".maps");
+
+/* The task keeps its last device's filesystem: the map is asked on a new
+ * device or fill, and on every fault while the device is unknown. */
+static __always_inline void fs_of_dev(struct task_state *t, __u32 dev)
+{
+	struct fault_info *fi = &t->fault;
+	__u64 gen = dev_fs_gen;
+	__u8 *fs;
+
+	if (t->dev_fs_gen == gen && fi->dev == dev)
+		return;
+	fi->dev = dev;
+	fs = bpf_map_lookup_elem(&dev_fs, &dev);
+	t->dev_fs_gen = fs ? gen : 0;
+	fi->fs = fs ? *fs : FS_OTHER;
+	if (!fs)
+		count(C_DEV_UNMAPPED);
+}
+
+/* dax_iomap_pte_fault's or dax_iomap_pmd_fault's first tracepoint: its
+ * record's fields (no pointer followed). A size other than PTE and PMD
+ * reaches neither: not counted here. */
+static __always_inline int fault_open_tp(__u32 dev, __u64 ino, __u64 vm_flags,
+					 __u32 flags, __u64 pgoff, __u8 size)
+{
+	struct task_state *t = task_state(true);
+	struct fault_info *fi;
+
+	if (!t)
+		return 0;
+	fi = &t->fault;
+	fs_of_dev(t, dev);
+	fi->size = size;
+	fi->write = !!(flags & FAULT_FLAG_WRITE);
+	fi->sync = !!(vm_flags & VM_SYNC);
+	if (want_stacks) {
+		fi->ino = ino;
+		fi->pgoff = pgoff;
+	}
+	if (filter_tgid && dev != t->last_dev) {
+		bpf_map_update_elem(&devs, &dev, &one, BPF_ANY);
+		t->last_dev = dev;
+	}
+	fi->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* The same from the tracepoint's arguments (tp_btf, raw_tp). */
+static __always_inline int fault_open_args(struct inode *inode, struct vm_fault *vmf,
+					   __u8 size, bool btf)
+{
+	struct vm_area_struct *vma = ARG_READ(btf, vmf, vma);
+	struct super_block *sb = ARG_READ(btf, inode, i_sb);
+
+	return fault_open_tp(ARG_READ(btf, sb, s_dev), ARG_READ(btf, inode, i_ino),
+			     ARG_READ(btf, vma, vm_flags), ARG_READ(btf, vmf, flags),
+			     ARG_READ(btf, vmf, pgoff), size);
+}
+
+TP_HOOK(pte_start, fault_open_args(inode, vmf, FAULT_SZ_PTE, btf_args), struct inode *inode,
+	struct vm_fault *vmf, int result)
+TP_HOOK(pmd_start, fault_open_args(inode, vmf, FAULT_SZ_PMD, btf_args), struct inode *inode,
+	struct vm_fault *vmf, unsigned long max_pgoff, int result)
+TP_PERF(pte_start, dax_pte_fault_class, fault_open_tp(ctx->dev, ctx->ino, ctx->vm_flags,
+							ctx->flags, ctx->pgoff, FAULT_SZ_PTE))
+TP_PERF(pmd_start, dax_pmd_fault_class, fault_open_tp(ctx->dev, ctx->ino, ctx->vm_flags,
+							ctx->flags, ctx->pgoff, FAULT_SZ_PMD))
 
 /* ---- --breakdown: the metadata sync across threads (daxlat.h) ----------- */
 

@@ -8,6 +8,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <signal.h>
@@ -264,6 +265,11 @@ static size_t breakdowns_reported;	/* --breakdown-out keeps them all: the report
 /* Where kprobes and perf tracepoints are chosen, the fault's exit is the
  * done tracepoint (exit_at_tp in daxlat.bpf.c): set by resolve_kernel. */
 static bool exit_at_tp;
+/* ... and its entry at fs_dax's start tracepoints, unless --breakdown
+ * (which names the file from the dentry dax_iomap_fault's argument
+ * reaches): the filesystem then comes from the mount table (dev_fs). */
+static bool entry_at_tp;
+static int mounts_fd = -1;	/* entry_at_tp: /proc/self/mountinfo, polled for changes */
 
 static bool want_stacks(void)
 {
@@ -328,6 +334,66 @@ static void explain_no_fault_probe(void)
 		kprobes_unavailable() ? " (the kernel has no kprobe PMU nor kprobe_events)" : "");
 }
 
+/* ---- the filesystem of a device (entry_at_tp) ----------------------------- */
+
+/* Delete from dev_fs the devices not in @keep (no longer mounted). */
+static void dev_fs_prune(int map_fd, const __u32 *keep, size_t nkeep)
+{
+	__u32 key, next, *prev = NULL;
+
+	while (!bpf_map_get_next_key(map_fd, prev, &next)) {
+		bool kept = false;
+
+		for (size_t i = 0; i < nkeep && !kept; i++)
+			kept = keep[i] == next;
+		key = next;
+		if (!kept && !bpf_map_delete_elem(map_fd, &key))
+			prev = NULL;	/* the walk starts over: the key is gone */
+		else
+			prev = &key;
+	}
+}
+
+/* Every ext4 and xfs mount's device into dev_fs, the others out; the BPF
+ * side's generation moves so the tasks ask again. 0 or -errno. */
+static int dev_fs_refresh(struct daxlat_bpf *skel)
+{
+	int map_fd = bpf_map__fd(skel->maps.dev_fs), fs, err = 0;
+	__u32 keep[1024], dev;
+	size_t nkeep = 0;
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		__u8 v;
+
+		if (mountinfo_dev_fs(line, &dev, &fs) || nkeep == sizeof(keep) / sizeof(*keep))
+			continue;
+		v = fs;
+		if (bpf_map_update_elem(map_fd, &dev, &v, BPF_ANY)) {
+			err = -errno;
+			break;
+		}
+		keep[nkeep++] = dev;
+	}
+	fclose(f);
+	if (!err)
+		dev_fs_prune(map_fd, keep, nkeep);
+	skel->bss->dev_fs_gen++;
+	return err;
+}
+
+/* Fill dev_fs and watch the mount table for changes. 0 or -errno. */
+static int dev_fs_start(struct daxlat_bpf *skel)
+{
+	mounts_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (mounts_fd < 0)
+		return -errno;
+	return dev_fs_refresh(skel);
+}
+
 /* ---- reporting ----------------------------------------------------------- */
 
 /* Reports list ext4, then xfs, then the rest. */
@@ -375,6 +441,7 @@ static const struct {
 	[C_SAMPLES_LOST] = { "samples_lost", "phase samples lost (ring buffer full)" },
 	[C_BD_LOST] = { "breakdowns_lost", "breakdowns lost (ring buffer full)", true, true },
 	[C_BD_BROKEN] = { "breakdowns_out_of_order", "breakdowns with a transition out of order", true, true },
+	[C_DEV_UNMAPPED] = { "faults_fs_unknown", "faults on a device not in the mount table (fs: other)" },
 };
 
 /* Counter @i is in this run's report. */
@@ -814,6 +881,7 @@ static int print_report(struct daxlat_bpf *skel, struct run_info *ri,
 		json_end_object(&w);
 		probe_json(&probes, &w);
 		json_kv_string(&w, "attach_choice", ri->attach_why);
+		json_kv_string(&w, "fault_entry", entry_at_tp ? "start_tracepoint" : "function");
 		json_kv_string(&w, "fault_exit", exit_at_tp ? "done_tracepoint" : "return");
 		json_kv_bool(&w, "phases", env.phases);
 		if (env.opt.pid)
@@ -1138,7 +1206,8 @@ static void print_banner(void)
 /* daxlat_uses without the hooks this run does not need (daxlat_probes.h);
  * the fs handler stays for stacks, whose scope it is. With exit_at_tp the
  * fault hook keeps its entry only and the done tracepoints close the
- * fault: they become required. The count kept. */
+ * fault: they become required; with entry_at_tp the start tracepoints
+ * replace the fault hook. The count kept. */
 static size_t select_uses(struct probe_use *out)
 {
 	const size_t nphase = sizeof(daxlat_phase_hooks) / sizeof(*daxlat_phase_hooks);
@@ -1157,10 +1226,14 @@ static size_t select_uses(struct probe_use *out)
 			continue;
 		if (phase_only && !env.phases && !(h == HOOK_FS_HANDLER && want_stacks()))
 			continue;
+		if ((h == HOOK_FAULT && entry_at_tp) ||
+		    ((h == HOOK_PTE_START || h == HOOK_PMD_START) && !entry_at_tp))
+			continue;
 		out[n] = daxlat_uses[i];
 		if (exit_at_tp && h == HOOK_FAULT)
 			out[n].sides = PROBE_ENTRY;
-		if (exit_at_tp && (h == HOOK_PTE_DONE || h == HOOK_PMD_DONE))
+		if (exit_at_tp && (h == HOOK_PTE_DONE || h == HOOK_PMD_DONE ||
+				   h == HOOK_PTE_START || h == HOOK_PMD_START))
 			out[n].need = PROBE_REQUIRED;
 		n++;
 	}
@@ -1174,6 +1247,7 @@ static int resolve_kernel(struct run_info *ri)
 	/* The probe set keeps pointing at the uses it resolved. */
 	static struct probe_use uses[sizeof(daxlat_uses) / sizeof(*daxlat_uses)];
 	const struct probe_target *fault;
+	const char *fault_fn;
 	int err = kernel_btf_load();
 	bool kprobes, perf_tp;
 
@@ -1184,10 +1258,12 @@ static int resolve_kernel(struct run_info *ri)
 	}
 	probe_choose_modes(&env.opt, &kprobes, &perf_tp, ri->attach_why, sizeof(ri->attach_why));
 	exit_at_tp = kprobes && perf_tp;
+	entry_at_tp = exit_at_tp && !env.breakdown;
 	if (exit_at_tp)
 		snprintf(ri->attach_why + strlen(ri->attach_why),
 			 sizeof(ri->attach_why) - strlen(ri->attach_why),
-			 "; the fault's exit at fs_dax's done tracepoints");
+			 "; the fault's %sexit at fs_dax's %sdone tracepoints",
+			 entry_at_tp ? "entry and " : "", entry_at_tp ? "start and " : "");
 	verbose("%s", ri->attach_why);
 	if (probe_resolve(&probes, &probe_running_kernel, uses, select_uses(uses), kprobes,
 			  env.opt.raw_tp)) {
@@ -1196,17 +1272,20 @@ static int resolve_kernel(struct run_info *ri)
 	}
 	probe_use_perf_tracepoints(&probes, perf_tp);
 	probe_print_resolved(&probes);
+	/* Reported (and read by the kprobe) even where the start tracepoints
+	 * replace dax_iomap_fault's hook. */
 	fault = probe_first(&probes, HOOK_FAULT);
-	err = fault->btf ? detect_size_arg(fault->name, &ri->size_is_order, &ri->size_arg_name) :
-			   -ENOENT;
+	fault_fn = fault ? fault->name : probe_hooks[HOOK_FAULT].cands[0].target;
+	err = !fault || fault->btf ? detect_size_arg(fault_fn, &ri->size_is_order, &ri->size_arg_name) :
+				     -ENOENT;
 	if (err) {
-		fprintf(stderr, "daxlat: %s %s\n", fault->name, err == -ENOENT ?
+		fprintf(stderr, "daxlat: %s %s\n", fault_fn, err == -ENOENT ?
 			"is not in the kernel's BTF (kernel built without CONFIG_FS_DAX?)" :
 			"has an unknown signature in BTF (2nd argument neither enum nor integer)");
 		return EXIT_NO_PROBE;
 	}
 	ri->pmd_order = detect_pmd_order();
-	verbose("%s 2nd argument '%s' is %s; PMD order %u", fault->name,
+	verbose("%s 2nd argument '%s' is %s; PMD order %u", fault_fn,
 		ri->size_arg_name, ri->size_is_order ? "an order" : "enum page_entry_size",
 		ri->pmd_order);
 	return EXIT_OK;
@@ -1243,7 +1322,13 @@ static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skel
 		return EXIT_RUNTIME;
 	}
 	probe_attach(&probes);
-	if (!probe_attached(probe_first(&probes, HOOK_FAULT))) {
+	if (entry_at_tp && (!probe_attached(probe_first(&probes, HOOK_PTE_START)) ||
+			    !probe_attached(probe_first(&probes, HOOK_PMD_START)))) {
+		fprintf(stderr, "daxlat: cannot attach fs_dax's dax_pte_fault and dax_pmd_fault, "
+			"where the faults start under kprobes (--fentry to use fentry)\n");
+		return EXIT_NO_PROBE;
+	}
+	if (!entry_at_tp && !probe_attached(probe_first(&probes, HOOK_FAULT))) {
 		explain_no_fault_probe();
 		return EXIT_NO_PROBE;
 	}
@@ -1294,10 +1379,13 @@ static int trace_loop(struct daxlat_bpf *skel, struct ring_buffer *rb,
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	next.tv_sec += env.interval;
 	while (!exiting) {
+		bool mounts_changed = false;
 		struct timespec now;
 
-		err = wait_for_work(rb, env.opt.cmd ? cmd->pidfd : -1,
+		err = wait_for_work(rb, env.opt.cmd ? cmd->pidfd : -1, mounts_fd, &mounts_changed,
 				    wait_ms(&next, env.opt.cmd && cmd->pidfd < 0), &exiting);
+		if (!err && mounts_changed)
+			err = dev_fs_refresh(skel);
 		if (err < 0) {
 			fprintf(stderr, "daxlat: waiting for events: %s\n", strerror(-err));
 			ret = EXIT_RUNTIME;
@@ -1348,7 +1436,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = sig_handler };
 	struct held_cmd cmd = HELD_CMD_INIT;
 	int stats_fd = -1;	/* --prog-stats: open while the statistics count */
-	int ret;
+	int ret, err;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
 		return EXIT_USAGE;
@@ -1395,6 +1483,10 @@ int main(int argc, char **argv)
 	if (ret != EXIT_OK)
 		goto cleanup;
 	ret = EXIT_RUNTIME;
+	if (entry_at_tp && (err = dev_fs_start(skel))) {
+		fprintf(stderr, "daxlat: cannot read the mount table: %s\n", strerror(-err));
+		goto cleanup;
+	}
 	if (cfg.filter &&
 	    filter_add_tgid(skel->maps.tgids, env.opt.cmd ? ri.child : env.opt.pid)) {
 		fprintf(stderr, "daxlat: cannot set the pid filter: %s\n", strerror(errno));
@@ -1456,5 +1548,7 @@ cleanup:
 	phase_store_free(&phases);
 	bd_store_free(&breakdowns);
 	free(om);
+	if (mounts_fd >= 0)
+		close(mounts_fd);
 	return ret;
 }

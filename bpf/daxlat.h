@@ -103,6 +103,8 @@ enum daxlat_counter {
 	C_SAMPLES_LOST,		/* phase samples dropped: ring buffer full */
 	C_BD_LOST,		/* breakdown samples dropped: ring buffer full */
 	C_BD_BROKEN,		/* breakdowns with a transition out of order */
+	C_DEV_UNMAPPED,		/* faults opened at a start tracepoint on a device of no
+				 * filesystem daxlat read in the mount table */
 	C_NR
 };
 

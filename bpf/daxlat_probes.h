@@ -17,6 +17,9 @@ static const struct probe_use daxlat_uses[] = {
 	{ HOOK_FSYNC, PROBE_OPTIONAL, PROBE_EXIT, NULL, HOOK_NONE },	/* phase 2 starts with the sync hook */
 	{ HOOK_XFS_LOG_FORCE, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
 	{ HOOK_FS_HANDLER, PROBE_OPTIONAL, BOTH, NULL, HOOK_NONE },
+	/* where the fault's entry is fs_dax's start tracepoints (entry_at_tp) */
+	{ HOOK_PTE_START, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_PMD_START, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_PTE_DONE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_PMD_DONE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_MKWRITE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* daxlat helpers: the stack event store. */
+/* daxlat helpers: the stack event store, a mount table line. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +72,26 @@ void evstore_clear(struct evstore *s)
 {
 	s->n = 0;
 	s->dropped = 0;
+}
+
+/* "36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw":
+ * the device is the third field, the type the first after " - " (the
+ * optional fields before it vary in number). */
+int mountinfo_dev_fs(const char *line, __u32 *dev, int *fs)
+{
+	unsigned int major, minor;
+	const char *sep = strstr(line, " - ");
+	char type[32];
+
+	if (!sep || sscanf(line, "%*u %*u %u:%u", &major, &minor) != 2 ||
+	    sscanf(sep + 3, "%31s", type) != 1 || major >= 1U << 12 || minor >= 1U << 20)
+		return -1;
+	if (!strcmp(type, "ext4"))
+		*fs = FS_EXT4;
+	else if (!strcmp(type, "xfs"))
+		*fs = FS_XFS;
+	else
+		return -1;
+	*dev = major << 20 | minor;	/* MKDEV of include/linux/kdev_t.h */
+	return 0;
 }

@@ -2,7 +2,8 @@
 /*
  * daxlat user-space helpers that need neither libbpf nor a kernel, so the
  * unit tests can exercise them: the bounded store of stack events (every
- * event above a threshold, or the N slowest). The kallsyms lookup that
+ * event above a threshold, or the N slowest), and the mount table line
+ * that names a device's filesystem. The kallsyms lookup that
  * symbolizes the stacks is in trace_helpers.h.
  */
 #ifndef DAXLAT_UTIL_H
@@ -35,5 +36,12 @@ __u64 evstore_floor(const struct evstore *s);
 /* Sort slowest first (for printing). */
 void evstore_sort(struct evstore *s);
 void evstore_clear(struct evstore *s);
+
+/*
+ * A /proc/PID/mountinfo line: its device as the kernel encodes a dev_t
+ * (what fs_dax's tracepoints record) and its filesystem (enum fault_fs).
+ * 0 for an ext4 or xfs mount, -1 for any other line.
+ */
+int mountinfo_dev_fs(const char *line, __u32 *dev, int *fs);
 
 #endif /* DAXLAT_UTIL_H */

@@ -660,7 +660,7 @@ static bool check_loop(struct ring_buffer *rb, struct run *ri, struct held_cmd *
 	int err = 0;
 
 	while (!exiting) {
-		err = wait_for_work(rb, pidfd, ask ? 100 : deadline ? 1000 : -1, &exiting);
+		err = wait_for_work(rb, pidfd, -1, NULL, ask ? 100 : deadline ? 1000 : -1, &exiting);
 		if (err < 0) {
 			fprintf(stderr, "syncorder: waiting for events: %s\n", strerror(-err));
 			break;

@@ -53,6 +53,8 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 		{ "xfs_filemap_page_mkwrite", .unless = "__xfs_filemap_fault" },
 		{ "xfs_filemap_pfn_mkwrite", .unless = "__xfs_filemap_fault" },
 	} },
+	[HOOK_PTE_START] = { "pte_start", PROBE_TP, { { "dax_pte_fault" } }, "fs_dax" },
+	[HOOK_PMD_START] = { "pmd_start", PROBE_TP, { { "dax_pmd_fault" } }, "fs_dax" },
 	[HOOK_PTE_DONE] = { "pte_done", PROBE_TP, { { "dax_pte_fault_done" } }, "fs_dax" },
 	[HOOK_PMD_DONE] = { "pmd_done", PROBE_TP, { { "dax_pmd_fault_done" } }, "fs_dax" },
 	[HOOK_MKWRITE] = { "mkwrite", PROBE_TP, { { "dax_insert_pfn_mkwrite" } }, "fs_dax" },

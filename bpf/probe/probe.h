@@ -55,7 +55,9 @@ enum probe_hook_id {
 	HOOK_WP_REUSE,		/* the generic write-protect fault reuses a PTE */
 	HOOK_DAX_ACCESS,	/* the dax driver translates a page offset to a pfn */
 	HOOK_FS_HANDLER,	/* the filesystem's fault handlers */
-	HOOK_PTE_DONE,		/* tracepoints from here */
+	HOOK_PTE_START,		/* tracepoints from here */
+	HOOK_PMD_START,
+	HOOK_PTE_DONE,
 	HOOK_PMD_DONE,
 	HOOK_MKWRITE,
 	HOOK_MKWRITE_NO_ENTRY,

@@ -694,10 +694,10 @@ int pid_watch(pid_t pid)
 	return fd < 0 ? -1 : fd;
 }
 
-int wait_for_work(struct ring_buffer *rb, int pidfd, int timeout_ms,
-		  const volatile sig_atomic_t *stop)
+int wait_for_work(struct ring_buffer *rb, int pidfd, int mountsfd, bool *mounts_changed,
+		  int timeout_ms, const volatile sig_atomic_t *stop)
 {
-	struct pollfd fds[2];
+	struct pollfd fds[3];
 	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
 	sigset_t stops, old;
 	nfds_t n = 0;
@@ -707,6 +707,9 @@ int wait_for_work(struct ring_buffer *rb, int pidfd, int timeout_ms,
 		fds[n++] = (struct pollfd){ .fd = ring_buffer__epoll_fd(rb), .events = POLLIN };
 	if (pidfd >= 0)
 		fds[n++] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
+	/* A mount table change is POLLERR|POLLPRI, reported once per change. */
+	if (mountsfd >= 0)
+		fds[n++] = (struct pollfd){ .fd = mountsfd, .events = POLLPRI };
 	sigemptyset(&stops);
 	sigaddset(&stops, SIGINT);
 	sigaddset(&stops, SIGTERM);
@@ -714,6 +717,8 @@ int wait_for_work(struct ring_buffer *rb, int pidfd, int timeout_ms,
 	if (!*stop && ppoll(fds, n, timeout_ms < 0 ? NULL : &ts, &old) < 0 && errno != EINTR)
 		err = -errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (mounts_changed)
+		*mounts_changed = mountsfd >= 0 && (fds[n - 1].revents & (POLLPRI | POLLERR));
 	if (!err && rb) {
 		err = ring_buffer__consume(rb);
 		if (err == -EINTR || err > 0)

@@ -244,15 +244,17 @@ bool held_cmd_ended(struct held_cmd *c, int *code, int unknown);
 int held_cmd_stopped_status(const struct held_cmd *c, int sig, int ret);
 /*
  * Sleep until there is work: events in @rb (consumed here; NULL: none), the
- * end of the process behind @pidfd (-1: none), a stop signal (@stop set by
+ * end of the process behind @pidfd (-1: none), a change of the mount table
+ * behind @mountsfd (an open /proc/PID/mountinfo, -1: none; *@mounts_changed
+ * says), a stop signal (@stop set by
  * its handler: the signals are blocked but in the wait, so none is lost
  * between the test and the sleep) or @timeout_ms (-1: none). No periodic
  * wake-up: under instruction-counted TCG every one adds its instructions to
  * the fault in flight on another vCPU. 0, or a negative errno from the ring
  * buffer or the wait.
  */
-int wait_for_work(struct ring_buffer *rb, int pidfd, int timeout_ms,
-		  const volatile sig_atomic_t *stop);
+int wait_for_work(struct ring_buffer *rb, int pidfd, int mountsfd, bool *mounts_changed,
+		  int timeout_ms, const volatile sig_atomic_t *stop);
 /* A pidfd for @pid (closed by the caller), or -1 where the kernel has none. */
 int pid_watch(pid_t pid);
 /* The process has exited: gone, or a zombie its parent has not reaped yet

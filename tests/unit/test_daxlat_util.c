@@ -67,7 +67,28 @@ static void test_evstore_threshold_mode(struct ktap_case_ctx *t)
 	evstore_free(&s);
 }
 
+/* Real lines of a guest's mountinfo (pmem0 is 259:0), and a host's. */
+static void test_mountinfo_dev_fs(struct ktap_case_ctx *t)
+{
+	__u32 dev = 0;
+	int fs = -1;
+
+	KTAP_EXPECT(t, !mountinfo_dev_fs("31 1 259:0 / /mnt/ext4 rw,relatime - ext4 /dev/pmem0 rw,dax=always",
+					 &dev, &fs) && dev == (259U << 20) && fs == FS_EXT4,
+		    "ext4 on pmem0: dev %#x fs %d", dev, fs);
+	KTAP_EXPECT(t, !mountinfo_dev_fs("32 1 259:1 / /mnt/xfs rw,relatime shared:5 master:1 - xfs /dev/pmem1 rw,dax=always",
+					 &dev, &fs) && dev == (259U << 20 | 1) && fs == FS_XFS,
+		    "xfs with optional fields: dev %#x fs %d", dev, fs);
+	KTAP_EXPECT(t, mountinfo_dev_fs("22 1 0:20 / /proc rw - proc proc rw", &dev, &fs) == -1,
+		    "proc is neither");
+	KTAP_EXPECT(t, mountinfo_dev_fs("22 1 0:20 / /x rw - ext4x y rw", &dev, &fs) == -1,
+		    "a type that only starts with ext4");
+	KTAP_EXPECT(t, mountinfo_dev_fs("garbage - ext4 /dev/x rw", &dev, &fs) == -1, "no device field");
+	KTAP_EXPECT(t, mountinfo_dev_fs("1 2 259:0 / /m rw ext4", &dev, &fs) == -1, "no separator");
+}
+
 static const struct ktap_case cases[] = {
+	KTAP_CASE(test_mountinfo_dev_fs),
 	KTAP_CASE(test_evstore_keeps_slowest),
 	KTAP_CASE(test_evstore_threshold_mode),
 };

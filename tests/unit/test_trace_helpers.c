@@ -11,6 +11,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 
 #include "ktap.h"
@@ -250,7 +253,7 @@ static void test_wait_wakes_on_cmd_end(struct ktap_case_ctx *t)
 	KTAP_EXPECT(t, c.pidfd >= 0, "no pidfd: %s", strerror(errno));
 	KTAP_EXPECT(t, !held_cmd_release(&c), "release: %s", strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = wait_for_work(NULL, c.pidfd, 5000, &stop);
+	err = wait_for_work(NULL, c.pidfd, -1, NULL, 5000, &stop);
 	KTAP_EXPECT(t, !err && ms_since(&t0) < 2500, "woke after %ld ms (%d)", ms_since(&t0), err);
 	KTAP_EXPECT(t, held_cmd_ended(&c, &code, -1) && code == 4, "ended %d, code %d", c.reaped, code);
 	KTAP_EXPECT(t, c.pidfd < 0, "pidfd %d left open", c.pidfd);
@@ -266,13 +269,58 @@ static void test_wait_stop_and_timeout(struct ktap_case_ctx *t)
 	long ms;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	KTAP_EXPECT(t, !wait_for_work(NULL, -1, 60, &stop), "timeout: error");
+	KTAP_EXPECT(t, !wait_for_work(NULL, -1, -1, NULL, 60, &stop), "timeout: error");
 	ms = ms_since(&t0);
 	KTAP_EXPECT(t, ms >= 55 && ms < 2000, "60 ms timeout took %ld ms", ms);
 	stop = SIGINT;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	KTAP_EXPECT(t, !wait_for_work(NULL, -1, 5000, &stop), "stopped: error");
+	KTAP_EXPECT(t, !wait_for_work(NULL, -1, -1, NULL, 5000, &stop), "stopped: error");
 	KTAP_EXPECT(t, ms_since(&t0) < 2500, "slept %ld ms with the stop set", ms_since(&t0));
+}
+
+/* In a mount namespace of its own (nothing reaches the host's): the
+ * mount table's change wakes the wait and is reported. The child's exit
+ * code: 0, or the step that failed. */
+static int mounts_change_child(const char *dir)
+{
+	static volatile sig_atomic_t stop;
+	struct timespec t0;
+	bool changed = false;
+	int fd;
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 10;
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 11;
+	if (wait_for_work(NULL, -1, fd, &changed, 50, &stop) || changed)
+		return 12;	/* nothing changed yet */
+	if (fork() == 0) {
+		usleep(100 * 1000);
+		_exit(mount("none", dir, "tmpfs", 0, NULL) ? 1 : 0);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (wait_for_work(NULL, -1, fd, &changed, 5000, &stop))
+		return 13;
+	if (!changed || ms_since(&t0) >= 2500)
+		return 14;
+	return 0;
+}
+
+static void test_wait_wakes_on_mount(struct ktap_case_ctx *t)
+{
+	char dir[] = "/tmp/test-mounts.XXXXXX";
+	int status = -1;
+	pid_t pid;
+
+	KTAP_EXPECT(t, mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+	pid = fork();
+	if (pid == 0)
+		_exit(mounts_change_child(dir));
+	waitpid(pid, &status, 0);
+	rmdir(dir);
+	KTAP_EXPECT(t, WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		    "child status %#x (10: no mount namespace: root needed)", status);
 }
 
 static const struct ktap_case cases[] = {
@@ -288,6 +336,7 @@ static const struct ktap_case cases[] = {
 	KTAP_CASE(test_held_cmd_cleanup_reaps_unreleased),
 	KTAP_CASE(test_wait_wakes_on_cmd_end),
 	KTAP_CASE(test_wait_stop_and_timeout),
+	KTAP_CASE(test_wait_wakes_on_mount),
 };
 
 int main(void)
