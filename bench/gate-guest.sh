@@ -3,18 +3,25 @@
 # ROUNDS rounds of the gate scenarios on ext4 and xfs, interleaved (each
 # round runs every scenario once, the order rotated each round), every
 # fault's latency kept. With DELAY_NS > 0, fault_delay.ko first adds that
-# much to every DAX fault. With PHASES=1, then one run of every MAP_SYNC
-# scenario under daxlat: the in-kernel phases of each synchronous fault.
+# much to every DAX fault (to every call of DELAY_FUNC, if set). With
+# PHASES=1, then one run of every MAP_SYNC scenario under daxlat: the
+# in-kernel phases of each synchronous fault; with BREAKDOWN=1 too, one
+# more under daxlat --breakdown: where each metadata sync's time went,
+# across threads (breakdown-SCENARIO.txt, folded-SCENARIO.txt per boot:
+# what make gate explains a worse verdict with).
 # Emits samples.txt: one line per faultlat run, "FS SCENARIO ROUND NS...",
 # and per phase "FS SCENARIO:PHASE 1 NS..." (PHASE: iomap, fsync, mkwrite,
 # handler; daxlat --samples-out).
 . /suite/vm/guest/lib.sh
 bench_start gate xfs ext4
+DELAY_FUNC=${DELAY_FUNC:-dax_iomap_fault}
 if [ "$DELAY_NS" -gt 0 ]; then
-	insmod /job/fault_delay.ko delay_ns="$DELAY_NS" || fail "insmod fault_delay.ko delay_ns=$DELAY_NS"
+	insmod /job/fault_delay.ko delay_ns="$DELAY_NS" func="$DELAY_FUNC" ||
+		fail "insmod fault_delay.ko delay_ns=$DELAY_NS func=$DELAY_FUNC"
 fi
 guest_meta >/tmp/meta
 echo "delay_ns=$DELAY_NS" >>/tmp/meta
+[ "$DELAY_NS" -gt 0 ] && echo "delay_func=$DELAY_FUNC" >>/tmp/meta
 # The tool-cost rows' tracer: daxlat, or the build that wastes time in
 # every program (DAXLAT_COSTLY, the gate's proof that the row works).
 TOOL_SCENARIOS=$(scenarios gate-tool)
@@ -75,6 +82,14 @@ if [ "$PHASES" = 1 ]; then
 			fail "daxlat $scen: $(head -n 1 /tmp/e)"
 		awk -v s="$scen" '{ printf "%s %s:%s 1", $1, s, $2; for (i = 3; i <= NF; i++) printf " %s", $i; print "" }' \
 			/tmp/p.txt >>/tmp/samples.txt
+		# A run of its own: the scheduler's hooks must not weigh on the phases.
+		if [ "${BREAKDOWN:-0}" = 1 ]; then
+			settle
+			on_cpu0 daxlat -c "sh -e /tmp/pcmd" --breakdown --breakdown-out /tmp/bd.txt \
+				--folded /tmp/fold.txt >/dev/null 2>/tmp/e || fail "daxlat --breakdown $scen: $(head -n 1 /tmp/e)"
+			emit "breakdown-$scen.txt" /tmp/bd.txt
+			emit "folded-$scen.txt" /tmp/fold.txt
+		fi
 	done
 	echo "phases done"
 fi

@@ -6,7 +6,9 @@
 # boot-N/ (each boot's own meta and console). What results/gate.c compares.
 # Environment (from the Makefile): VMLINUZ INITRD BINDIR ACCEL GUEST_KVER
 # KOUT O PAGES ROUNDS BOOTS MEASURE (icount|wall) ICOUNT DELAY_NS DELAY_KO
+# DELAY_FUNC (the function fault_delay.ko delays; default dax_iomap_fault)
 # PHASES (1: also the in-kernel phases of the MAP_SYNC scenarios, daxlat)
+# BREAKDOWN (1, with PHASES=1: also their metadata sync across threads)
 # DAXLAT_COSTLY (a daxlat build for the tool-cost rows, SCENARIO+daxlat)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +21,10 @@ need_host && need_count PAGES "$PAGES" && need_count ROUNDS "$ROUNDS" && need_co
 case ${DELAY_NS:-0} in *[!0-9]*) echo "DELAY_NS=$DELAY_NS: must be a whole number of nanoseconds" >&2; exit 2 ;; esac
 DELAY_NS=${DELAY_NS:-0}
 PHASES=${PHASES:-1}
-case $PHASES in 0|1) ;; *) echo "PHASES=$PHASES: must be 0 or 1" >&2; exit 2 ;; esac
+BREAKDOWN=${BREAKDOWN:-0}
+DELAY_FUNC=${DELAY_FUNC:-dax_iomap_fault}
+case $PHASES$BREAKDOWN in 00|10|11) ;; *) echo "PHASES=$PHASES BREAKDOWN=$BREAKDOWN: each 0 or 1, BREAKDOWN=1 needs PHASES=1" >&2; exit 2 ;; esac
+case $DELAY_FUNC in *[!a-z0-9_]* | '') echo "DELAY_FUNC=$DELAY_FUNC: not a kernel function name" >&2; exit 2 ;; esac
 case $MEASURE in
 icount) export ICOUNT ;;
 wall) unset ICOUNT ;;
@@ -42,14 +47,14 @@ ntool=$(scenarios gate-tool | wc -w)
 run_dir gate
 top=$run
 trap 'rm -rf "$top"; exit 130' INT TERM
-echo "gate run: $BOOTS boot(s) x $ROUNDS rounds x (ext4, xfs) x ($SCENARIOS) of $PAGES faults, measure $MEASURE$([ "$DELAY_NS" -gt 0 ] && echo ", fault_delay $DELAY_NS ns")$([ "$PHASES" = 1 ] && echo ", phases")"
+echo "gate run: $BOOTS boot(s) x $ROUNDS rounds x (ext4, xfs) x ($SCENARIOS) of $PAGES faults, measure $MEASURE$([ "$DELAY_NS" -gt 0 ] && echo ", fault_delay $DELAY_NS ns on $DELAY_FUNC")$([ "$PHASES" = 1 ] && echo ", phases")$([ "$BREAKDOWN" = 1 ] && echo ", breakdown")"
 b=1
 while [ $b -le "$BOOTS" ]; do
 	echo "gate run: boot $b of $BOOTS"
 	# faultlat runs, for the watchdog: warm-up and rounds, and the phase
 	# runs (each daxlat load weighs about 3 runs).
-	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * (ROUNDS + 1) * nscen + 2 * ROUNDS * 3 * ntool + PHASES * 5 * nscen)) \
-		PAGES ROUNDS SCENARIOS DELAY_NS PHASES || { rm -rf "$top"; exit 1; }
+	RUN_DIR=$top/boot-$b bench_run gate bench/gate-guest.sh $((2 * (ROUNDS + 1) * nscen + 2 * ROUNDS * 3 * ntool + (PHASES + BREAKDOWN) * 5 * nscen)) \
+		PAGES ROUNDS SCENARIOS DELAY_NS DELAY_FUNC PHASES BREAKDOWN || { rm -rf "$top"; exit 1; }
 	# One copy of the samples: the run's, with the boot in front.
 	sed "s/^/$b /" "$top/boot-$b/samples.txt" >>"$top/samples.txt" && rm "$top/boot-$b/samples.txt"
 	b=$((b + 1))

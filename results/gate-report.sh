@@ -1,8 +1,9 @@
 #!/bin/sh
 # make gate: compare two gate runs and write the evidence next to the
 # verdict: OUT/gate.txt (the table), gate.json, gate.ktap, noise of each
-# side, the CDF plots (results/plot.sh) and OUT/report.md tying them
-# together. Exit status: the gate's (0, 16 regression, 17 unknown, 18 not
+# side, the CDF plots (results/plot.sh), explain.md (why each worse row is
+# worse: results/gate-explain.sh; its headlines printed too) and
+# OUT/report.md tying them together. Exit status: the gate's (0, 16 regression, 17 unknown, 18 not
 # comparable, 2 usage).
 # Usage: gate-report.sh BASE NEW OUT [gate options...]
 set -u
@@ -24,6 +25,11 @@ plots=$(sh results/plot.sh gate "$base" "$new" "$out" 2>"$out/plot.err") ||
 	echo "gate: plots failed: $(head -n 1 "$out/plot.err")" >&2
 [ -s "$out/plot.err" ] || rm -f "$out/plot.err"
 verdict=$(tail -n 1 "$out/gate.txt")
+# Why each worse row is worse: its phase, and where the breakdown went.
+sh "$(dirname "$0")/gate-explain.sh" "$base" "$new" "$out/gate.json" >"$out/explain.md" 2>"$out/explain.err" ||
+	echo "gate: explanation failed: $(head -n 1 "$out/explain.err")" >&2
+[ -s "$out/explain.err" ] || rm -f "$out/explain.err"
+grep '^- \*\*' "$out/explain.md" | sed 's/^- //; s/\*\*//g; s/^/gate: /'
 {
 	echo "# Gate: $(basename "$new") against $(basename "$base")"
 	echo
@@ -41,6 +47,7 @@ verdict=$(tail -n 1 "$out/gate.txt")
 	cat "$out/gate.txt"
 	echo '```'
 	echo
+	cat "$out/explain.md"
 	for p in $plots; do echo "![$(basename "$p" .png)]($(basename "$p"))"; echo; done
 	echo "## Noise of each side (coefficient of variation over runs and over boots)"
 	echo

@@ -43,9 +43,15 @@ DELAY_NS ?= 0
 # PHASES=1: each boot ends with the MAP_SYNC scenarios under daxlat, their
 # in-kernel phases gated as rows SCENARIO:PHASE.
 PHASES ?= 1
+# BREAKDOWN=1: and one run under daxlat --breakdown, whose files make gate
+# explains a worse verdict with (results/gate-explain.sh).
+BREAKDOWN ?= 0
+# The function fault_delay.ko delays (bench/delay/fault_delay.c).
+DELAY_FUNC ?= dax_iomap_fault
 DELAY_KO := $(KOUT)/kmod/fault_delay.ko
 GATE_RUN_ENV = $(VM_ENV) O=$(O) PAGES=$(PAGES) ROUNDS=$(GATE_ROUNDS) BOOTS=$(BOOTS) MEASURE=$(MEASURE) \
-	ICOUNT=$(ICOUNT) DELAY_NS=$(DELAY_NS) DELAY_KO=$(DELAY_KO) PHASES=$(PHASES)
+	ICOUNT=$(ICOUNT) DELAY_NS=$(DELAY_NS) DELAY_KO=$(DELAY_KO) DELAY_FUNC=$(DELAY_FUNC) PHASES=$(PHASES) \
+	BREAKDOWN=$(BREAKDOWN)
 
 $(DELAY_KO): bench/delay/fault_delay.c bench/delay/Kbuild mk/kmod.sh $(GUEST_STAMP) | $(KOUT)/kmod
 	$(call msg,KMOD,$@)

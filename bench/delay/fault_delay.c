@@ -4,12 +4,16 @@
  * the regression gate can detect (make gate-power). TEST ONLY.
  *
  * A kprobe on dax_iomap_fault busy-waits delay_ns in its pre-handler, so
- * every DAX fault (PTE or PMD, sync or not) costs delay_ns more. ndelay()
+ * every DAX fault (PTE or PMD, sync or not) costs delay_ns more; func= puts
+ * it on another function, in whichever thread calls it: a jbd2 commit's
+ * (jbd2_journal_write_revoke_records, once per commit, in its logging
+ * phase) slows a synchronous fault from another thread, vfs_fsync_range in
+ * the faulting thread itself (make gate-explain). ndelay()
  * spins on the TSC: under QEMU -icount the guest's TSC follows the
  * instruction count, so the injected delay is delay_ns of guest time there
  * too. hits counts the faults delayed.
  *
- *	insmod fault_delay.ko delay_ns=5000
+ *	insmod fault_delay.ko delay_ns=5000 [func=jbd2_journal_write_revoke_records]
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -18,7 +22,11 @@
 
 static unsigned int delay_ns;
 module_param(delay_ns, uint, 0444);
-MODULE_PARM_DESC(delay_ns, "nanoseconds added to every dax_iomap_fault call");
+MODULE_PARM_DESC(delay_ns, "nanoseconds added to every call of func");
+
+static char *func = "dax_iomap_fault";
+module_param(func, charp, 0444);
+MODULE_PARM_DESC(func, "the function whose calls are delayed (default dax_iomap_fault)");
 
 static atomic_long_t hits_count = ATOMIC_LONG_INIT(0);
 
@@ -45,18 +53,19 @@ static int delay_pre(struct kprobe *p, struct pt_regs *regs)
 }
 
 static struct kprobe delay_probe = {
-	.symbol_name = "dax_iomap_fault",
 	.pre_handler = delay_pre,
 };
 
 static int __init fault_delay_init(void)
 {
-	int err = register_kprobe(&delay_probe);
+	int err;
 
+	delay_probe.symbol_name = func;
+	err = register_kprobe(&delay_probe);
 	if (err)
-		pr_err("fault_delay: kprobe on dax_iomap_fault: %d\n", err);
+		pr_err("fault_delay: kprobe on %s: %d\n", func, err);
 	else
-		pr_info("fault_delay: %u ns added to every dax_iomap_fault\n", delay_ns);
+		pr_info("fault_delay: %u ns added to every %s\n", delay_ns, func);
 	return err;
 }
 

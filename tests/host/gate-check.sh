@@ -94,9 +94,25 @@ t_phases() {
 	echo "handler phase +$(change "$out/slow.json" ext4 fallocated-none-sync:handler) % (ext4), +$(change "$out/slow.json" xfs fallocated-none-sync:handler) % (xfs)"
 }
 
+# make gate's explanation (results/gate-explain.sh) on the real verdicts:
+# a headline for every filesystem and scenario with a worse row (the tool
+# rows aside), and those without phase rows (preallocated) say so.
+t_explain() {
+	sh results/gate-explain.sh "$out/base" "$out/slow" "$out/slow.json" >"$out/explain.md" ||
+		{ echo "gate-explain.sh exit $?"; return 1; }
+	want=$(jq -r '.rows[] | select(.verdict == "worse") | "\(.fs) \(.scenario | sub(":.*$"; ""))"' "$out/slow.json" |
+		grep -v '+daxlat$' | sort -u)
+	got=$(sed -n 's/^- \*\*\([a-z0-9]*\) \([a-z-]*\):.*/\1 \2/p' "$out/explain.md" | sort -u)
+	[ -n "$want" ] && [ "$want" = "$got" ] || { echo "worse: $want; explained: $got"; return 1; }
+	grep -q '^- \*\*ext4 prealloc-none-sync: median +[0-9.]* % (worse)\*\*: no in-kernel phase rows' "$out/explain.md" ||
+		{ echo "ext4 prealloc: $(grep 'ext4 prealloc' "$out/explain.md")"; return 1; }
+	grep '^- ' "$out/explain.md" | head -n 2
+}
+
 DELAY=${GATE_CHECK_DELAY_NS:-20000}
 COSTLY=${DAXLAT_COSTLY:-.output/bin/daxlat-costly}
-ktap_plan gate_runs gate_aa_no_worse gate_tool_cost_is_worse gate_delay_applied gate_slowdown_is_regression gate_phases_place_the_delay
+ktap_plan gate_runs gate_aa_no_worse gate_tool_cost_is_worse gate_delay_applied gate_slowdown_is_regression gate_phases_place_the_delay \
+	gate_explains_the_worse_rows
 ktap_start
 ktap_diag "measure $MEASURE, fault_delay $DELAY ns"
 ktap_check gate_runs t_runs
@@ -105,6 +121,7 @@ ktap_check gate_tool_cost_is_worse t_tool
 ktap_check gate_delay_applied t_hits
 ktap_check gate_slowdown_is_regression t_slow
 ktap_check gate_phases_place_the_delay t_phases
+ktap_check gate_explains_the_worse_rows t_explain
 # What the verdicts were, for the log (the checks' own output is kept only on failure).
 for g in aa slow; do
 	[ -f "$out/$g.json" ] && ktap_diag "$g: $(jq -r '.verdicts | to_entries | map("\(.value) \(.key)") | join(", ")' "$out/$g.json")"

@@ -1,0 +1,144 @@
+#!/bin/sh
+# Why a gate verdict is "worse": per filesystem and scenario with a worse
+# row, the in-kernel phase that grew most (the SCENARIO:PHASE rows) and,
+# where both runs hold daxlat --breakdown files (make gate-run BREAKDOWN=1),
+# the part of the metadata sync that grew most across threads (the faulting
+# thread on CPU, runnable, asleep, and what it waited for: the jbd2 commit's
+# phases, the xfs CIL push or log I/O, ...) and the wait stacks that grew
+# most. Markdown on stdout (a section of make gate's report.md); each
+# headline starts with "- **".
+# Usage: gate-explain.sh BASE NEW GATE_JSON
+set -u
+[ $# = 3 ] || { echo "usage: gate-explain.sh BASE NEW GATE_JSON" >&2; exit 2; }
+base=$1 new=$2 json=$3
+here=$(dirname "$0")
+
+# part_name COLUMN: what a breakdown column is, in words.
+part_name() {
+	case $1 in
+	phase_ns) echo "metadata sync (the phase)" ;;
+	on_cpu) echo "the faulting thread on CPU" ;;
+	runnable) echo "runnable, not running" ;;
+	asleep) echo "asleep" ;;
+	jbd2_before) echo "jbd2: before the commit began" ;;
+	jbd2_start) echo "jbd2 commit start (to locking)" ;;
+	jbd2_locking) echo "jbd2 commit locking" ;;
+	jbd2_flushing) echo "jbd2 commit flushing" ;;
+	jbd2_logging) echo "jbd2 commit logging" ;;
+	jbd2_end) echo "jbd2: after the commit ended" ;;
+	wake_delivery) echo "the wake-up on its way" ;;
+	worker_queued) echo "xfs work queued" ;;
+	worker_running) echo "xfs work running" ;;
+	woken_by_*) echo "asleep, woken by $(echo "${1#woken_by_}" | tr _ ' ')" ;;
+	behind_*) echo "runnable behind $(echo "${1#behind_}" | tr _ ' ')" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# The finest parts, which add up to the phase (wake_delivery and the xfs
+# worker's split cut across them; the three states are their sums).
+LEAVES='^(on_cpu|jbd2_.*|woken_by_(xfs|other|idle).*|behind_(xfs|other|idle).*)$'
+
+us() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1000 }'; }
+signed_us() { awk -v n="$1" 'BEGIN { printf "%+.1f", n / 1000 }'; }
+
+# median_row FS SCENARIO: "change base_ns new_ns verdict" of its median row.
+median_row() {
+	jq -r --arg f "$1" --arg s "$2" '.rows[] | select(.fs == $f and .scenario == $s and .metric == "median") |
+		"\(.change) \(.base.median_ns) \(.new.median_ns) \(.verdict)"' "$json"
+}
+
+pct() { awk -v c="$1" 'BEGIN { printf "%+.1f %%", 100 * c }'; }
+
+# explain_breakdown FS SCENARIO: the table and the part that grew most
+# (its line in /tmp of ours: "COLUMN CHANGE_NS"), or nothing without files.
+explain_breakdown() {
+	# shellcheck disable=SC2086
+	set -- "$1" "$2" $(ls "$base"/boot-*/breakdown-"$2".txt 2>/dev/null) -- \
+		$(ls "$new"/boot-*/breakdown-"$2".txt 2>/dev/null)
+	fs=$1 scen=$2; shift 2
+	bfiles= nfiles= side=b
+	for f; do
+		if [ "$f" = -- ]; then side=n; elif [ $side = b ]; then bfiles="$bfiles $f"; else nfiles="$nfiles $f"; fi
+	done
+	[ -n "$bfiles" ] && [ -n "$nfiles" ] || return 1
+	# shellcheck disable=SC2086
+	awk -v fs="$fs" -f "$here/breakdown-diff.awk" side=base $bfiles side=new $nfiles >"$work/parts"
+	set -- $(grep '^faults ' "$work/parts")
+	[ "$2" -gt 0 ] && [ "$3" -gt 0 ] || return 1
+	nb=$2 nn=$3
+	grep -v '^faults ' "$work/parts" | awk '{ print $3 - $2, $0 }' | sort -k1,1gr >"$work/sorted"
+	awk -v re="$LEAVES" '$2 ~ re { print $2, $1; exit }' "$work/sorted" >"$work/top"
+	echo
+	echo "Where the metadata sync's time went, a fault's mean (daxlat --breakdown: $nb faults base, $nn new):"
+	echo
+	echo "| part | base, us | new, us | change, us |"
+	echo "|---|---|---|---|"
+	# The phase and its three states first, then the parts by growth; none
+	# that is under 0.1 us on both sides.
+	{
+		for c in phase_ns on_cpu runnable asleep; do grep " $c " "$work/sorted"; done
+		grep -v -E ' (phase_ns|on_cpu|runnable|asleep) ' "$work/sorted" |
+			awk '$3 >= 100 || $4 >= 100'
+	} | while read -r d col b n; do
+		echo "| $(part_name "$col") | $(us "$b") | $(us "$n") | $(signed_us "$d") |"
+	done
+	# shellcheck disable=SC2086
+	awk -v fs="$fs" -v nbase="$nb" -v nnew="$nn" -f "$here/folded-diff.awk" \
+		side=base $(echo $bfiles | sed 's/breakdown-/folded-/g') \
+		side=new $(echo $nfiles | sed 's/breakdown-/folded-/g') 2>/dev/null |
+		sort -k1,1gr | head -n 3 >"$work/stacks"
+	[ -s "$work/stacks" ] || return 0
+	echo
+	echo "The waits whose time grew most (sleeper's last frames -- waker's, a fault's mean):"
+	echo
+	echo "| wait | base, us | new, us | change, us |"
+	echo "|---|---|---|---|"
+	while read -r d b n stack; do
+		echo "| \`$(echo "$stack" | awk -F';' '{
+			for (i = 1; i <= NF && $i != "--"; i++) ;
+			s = ""; for (j = (i > 4 ? i - 3 : 2); j < i; j++) s = s $j ";"
+			w = ""; for (j = i + 1; j <= NF && j <= i + 6; j++) w = w ";" $j
+			if (NF > i + 6) w = w ";...;" $NF
+			print s "--" w }')\` | $(us "$b") | $(us "$n") | $(signed_us "$d") |"
+	done <"$work/stacks"
+}
+
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+jq -r '.rows[] | select(.verdict == "worse") | "\(.fs) \(.scenario | sub(":.*$"; ""))"' "$json" |
+	grep -v '+daxlat$' | sort -u >"$work/worse"
+[ -s "$work/worse" ] || exit 0
+echo "## Why it is worse"
+echo
+while read -r fs scen; do
+	set -- $(median_row "$fs" "$scen")
+	head="$fs $scen"
+	[ $# = 4 ] && head="$head: median $(pct "$1") ($4)"
+	# The phase whose median grew most, in ns.
+	best= bestd=
+	for ph in iomap fsync mkwrite handler; do
+		set -- $(median_row "$fs" "$scen:$ph")
+		[ $# = 4 ] || continue
+		d=$(awk -v b="$2" -v n="$3" 'BEGIN { printf "%.0f", n - b }')
+		if [ -z "$bestd" ] || [ "$d" -gt "$bestd" ]; then best=$ph bestd=$d bestc=$1 bestv=$4; fi
+	done
+	if [ -z "$best" ]; then
+		echo "- **$head**: no in-kernel phase rows (they are gated for the allocating MAP_SYNC scenarios, with PHASES=1)"
+		continue
+	fi
+	case $best in
+	iomap) pname="dax_iomap_fault" ;; fsync) pname="metadata sync" ;;
+	mkwrite) pname="the insertion" ;; handler) pname="the fs handler" ;;
+	esac
+	line="- **$head**: $pname $(pct "$bestc") ($(signed_us "$bestd") us a fault, $bestv)"
+	if explain_breakdown "$fs" "$scen" >"$work/table" && [ "$best" = fsync ] && [ -s "$work/top" ]; then
+		read -r col d <"$work/top"
+		line="$line, of which $(part_name "$col") $(signed_us "$d") us"
+	elif [ "$best" = fsync ] && [ ! -s "$work/table" ]; then
+		line="$line (no daxlat --breakdown files on both sides: make gate-run BREAKDOWN=1 says where it went)"
+	fi
+	echo "$line"
+	cat "$work/table"
+	echo
+done <"$work/worse"
