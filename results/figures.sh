@@ -357,6 +357,24 @@ fig_breakdown() {
 	source_line "$1" "From"
 }
 
+# A gate study's explanations (results/gate-explain.sh run again on its
+# recorded runs): DIR/base and DIR/NEW gate runs, DIR/gate-NEW.json the
+# gate's verdicts, for NEW in DIR/cases ("NEW what the delay was").
+fig_gate_explain() {
+	while read -r new what; do
+		echo "**$what** ($(meta_of "$1/$new" delay_ns) ns on \`$(meta_of "$1/$new" delay_func)\`, $(meta_of "$1/$new" delay_hits) calls delayed in boot 1):"
+		echo
+		sh results/gate-explain.sh "$1/base" "$1/$new" "$1/gate-$new.json" >"$tmp/explain" || die "$1: gate-explain.sh failed"
+		grep '^- ' "$tmp/explain"
+		echo
+		# The first table: the parts of the first worse scenario's metadata sync.
+		awk '/^\| part / { on = 1 } on && !/^\|/ { exit } on { print; if (++n == 8) exit }' "$tmp/explain"
+		echo
+	done <"$1/cases"
+	echo "$(meta_of "$1/base" boots) boots a side, $(meta_of "$1/base" ROUNDS) round of $(meta_of "$1/base" PAGES) faults per scenario, daxlat --breakdown after the phases (make gate-run BREAKDOWN=1), make gate's default floors. $(label "$1/base")."
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"
