@@ -30,6 +30,22 @@ sh "$(dirname "$0")/gate-explain.sh" "$base" "$new" "$out/gate.json" >"$out/expl
 	echo "gate: explanation failed: $(head -n 1 "$out/explain.err")" >&2
 [ -s "$out/explain.err" ] || rm -f "$out/explain.err"
 grep '^- \*\*' "$out/explain.md" | sed 's/^- //; s/\*\*//g; s/^/gate: /'
+# The metadata sync over time, boot 1 of each side, where both ran daxlat
+# --breakdown: a latency heatmap per side, filesystem and scenario.
+heatmaps=
+for f in "$new"/boot-1/breakdown-*.txt; do
+	b=$base/boot-1/$(basename "$f")
+	[ -f "$f" ] && [ -f "$b" ] || continue
+	hm=$(mktemp -d) || break
+	# (gnuplot's warnings, e.g. every fault in one log2 row, are not failures)
+	if cp "$b" "$hm/base-$(basename "$f")" && cp "$f" "$hm/new-$(basename "$f")" &&
+		pngs=$(sh results/plot.sh heatmap "$hm"/base-* "$hm"/new-* "$out" 2>"$hm/err"); then
+		heatmaps="$heatmaps $pngs"
+	else
+		echo "gate: heatmaps failed: $(grep -v '^Warning' "$hm/err" | tail -n 1)" >&2
+	fi
+	rm -rf "$hm"
+done
 {
 	echo "# Gate: $(basename "$new") against $(basename "$base")"
 	echo
@@ -48,6 +64,11 @@ grep '^- \*\*' "$out/explain.md" | sed 's/^- //; s/\*\*//g; s/^/gate: /'
 	echo '```'
 	echo
 	cat "$out/explain.md"
+	if [ -n "$heatmaps" ]; then
+		echo "The metadata sync over time (boot 1 of each side; daxlat --breakdown):"
+		echo
+		for p in $heatmaps; do echo "![$(basename "$p" .png)]($(basename "$p"))"; echo; done
+	fi
 	for p in $plots; do echo "![$(basename "$p" .png)]($(basename "$p"))"; echo; done
 	echo "## Noise of each side (coefficient of variation over runs and over boots)"
 	echo

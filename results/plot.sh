@@ -221,6 +221,9 @@ plot_heatmap() {
 					if (n == 1 || $e < t0) t0 = $e; if ($e > t1) t1 = $e
 					if (n == 1 || y[n] < ylo) ylo = y[n]; if (y[n] > yhi) yhi = y[n] }
 				END { span = t1 > t0 ? t1 - t0 : 1
+					# A row of empty cells each side: an image needs two rows
+					# (every fault in one log2 row drew nothing).
+					ylo--; yhi++
 					for (i = 1; i <= n; i++) { x = int((t[i] - t0) / span * nx); if (x >= nx) x = nx - 1; c[x, y[i]]++ }
 					for (x = 0; x < nx; x++) { for (j = ylo; j <= yhi; j++)
 						printf "%g %d %d\n", (x + 0.5) * span / nx / 1e6, j, c[x, j]; print "" } }' "$1" >"$cells"
