@@ -122,6 +122,10 @@ static void add_sample(struct bd_summary *m, const struct bd_sample *s)
 	m->work_queued += s->work_queued;
 	m->work_running += s->work_running;
 	m->wake_delivery += s->wake_delivery;
+	m->bios += s->bios;
+	m->bio_ns += s->bio_ns;
+	m->flushes += s->flushes;
+	m->flush_ns += s->flush_ns;
 	m->sum_ok += bd_sample_sums(s);
 	m->runq_ok += bd_sample_runq_agrees(s);
 	m->switches_ok += s->switch_ins == s->pcount;
@@ -195,6 +199,15 @@ static void print_fs_text(FILE *out, unsigned int fs, const struct bd_summary *m
 		text_line(out, 6, "before its work item began", m->work_queued, n, ph, unit_div);
 		text_line(out, 6, "since", m->work_running, n, ph, unit_div);
 	}
+	if (m->bios) {
+		/* Not a part: bios overlap the waits (and each other, and other
+		 * faults' phases); their latency, queue to completion. */
+		fprintf(out, "    block I/O on its device meanwhile: %.1f bios a fault, %.1f of them "
+			"REQ_PREFLUSH/FUA; latency, of the phase:\n",
+			(double)m->bios / n, (double)m->flushes / n);
+		text_line(out, 6, "every bio", m->bio_ns, n, ph, unit_div);
+		text_line(out, 6, "the flushes (REQ_PREFLUSH/FUA)", m->flush_ns, n, ph, unit_div);
+	}
 	fprintf(out, "  parts add up to the phase: %llu of %llu faults within %.0f %% (all: %+.3f %%, worst %lld ns)\n",
 		(unsigned long long)m->sum_ok, (unsigned long long)n, BD_SUM_TOL_PCT,
 		ph ? 100.0 * (double)agg / (double)ph : 0.0, m->worst_sum_diff_ns);
@@ -256,6 +269,13 @@ static void json_fs(struct json_writer *w, unsigned int fs, const struct bd_summ
 	json_kv_uint(w, "worker_queued_ns", m->work_queued);
 	json_kv_uint(w, "worker_running_ns", m->work_running);
 	json_kv_uint(w, "wake_delivery_ns", m->wake_delivery);
+	json_key(w, "block_io");
+	json_begin_object(w);
+	json_kv_uint(w, "bios", m->bios);
+	json_kv_uint(w, "bio_ns", m->bio_ns);
+	json_kv_uint(w, "flushes", m->flushes);
+	json_kv_uint(w, "flush_ns", m->flush_ns);
+	json_end_object(w);
 	json_by(w, "longest_wait_on", m->main_wait);
 	json_key(w, "checks");
 	json_begin_object(w);
@@ -304,7 +324,8 @@ static void write_header(FILE *out)
 	for (int c = 0; c < JC_NR; c++)
 		fprintf(out, " jbd2_%s", commit_names[c]);
 	fprintf(out, " worker_queued worker_running wake_delivery run_delay switch_ins pcount"
-		" longest_wait_on longest_wait_part its_comm its_work_func commit_tid out_of_order comm file\n");
+		" longest_wait_on longest_wait_part its_comm its_work_func commit_tid out_of_order"
+		" bios bio_ns flushes flush_ns comm file\n");
 }
 
 int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, void *ctx)
@@ -328,13 +349,14 @@ int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, vo
 			fprintf(out, " %llu", (unsigned long long)s->sleep_by[k]);
 		for (int c = 0; c < JC_NR; c++)
 			fprintf(out, " %llu", (unsigned long long)s->commit[c]);
-		fprintf(out, " %llu %llu %llu %llu %u %u %s %s %s %s %u %u %s %s\n",
+		fprintf(out, " %llu %llu %llu %llu %u %u %s %s %s %s %u %u %u %llu %u %llu %s %s\n",
 			(unsigned long long)s->work_queued, (unsigned long long)s->work_running,
 			(unsigned long long)s->wake_delivery,
 			(unsigned long long)s->run_delay, s->switch_ins, s->pcount,
 			bd_waker_name(s->main_wait), bd_part_name(s->main_wait_part),
 			field(s->waker_comm, DAXLAT_TASK_COMM_LEN, wc), fn ? fn : s->waker_func ? "?" : "-",
-			s->commit_tid, s->broken, field(s->comm, DAXLAT_TASK_COMM_LEN, cm),
+			s->commit_tid, s->broken, s->bios, (unsigned long long)s->bio_ns,
+			s->flushes, (unsigned long long)s->flush_ns, field(s->comm, DAXLAT_TASK_COMM_LEN, cm),
 			field(s->file, DAXLAT_NAME_LEN, fb));
 	}
 	return ferror(out) ? -EIO : 0;

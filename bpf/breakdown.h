@@ -33,6 +33,7 @@ struct bd_summary {
 	__u64 faults;
 	__u64 phase_ns, part[BD_PARTS], sleep_by[W_NR], runq_by[W_NR], commit[JC_NR];
 	__u64 work_queued, work_running, wake_delivery;
+	__u64 bios, bio_ns, flushes, flush_ns;	/* on the faults' devices during their phases */
 	__u64 sum_ok;		/* faults whose parts add up within BD_SUM_TOL_PCT */
 	__u64 runq_ok;		/* ... whose runnable part matches sched_info.run_delay (reported, not a check: rq_clock and ktime part under TCG) */
 	__u64 switches_ok;	/* ... whose switch-ins match sched_info.pcount */

@@ -452,6 +452,21 @@ TP_PERF(pmd_start, dax_pmd_fault_class, fault_open_tp(ctx->dev, ctx->ino, ctx->v
 
 enum { BD_RUNNING, BD_RUNNABLE, BD_ASLEEP };
 
+/* The bios completed on a device so far and their latency (block_bio_queue
+ * -> block_bio_complete; the flushes: REQ_PREFLUSH or REQ_FUA). A phase's
+ * share is the difference between its ends: every bio of its device in
+ * that time, whoever issued it (the commit's log writes, mostly). */
+struct bio_totals {
+	__u64 n, ns, flushes, flush_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct bio_totals);
+} bio_devs SEC(".maps");
+
 /* A thread inside its metadata sync, keyed by tid: the scheduler's hooks
  * see it as prev, next or the woken task, not always as current. */
 struct bd_state {
@@ -470,6 +485,7 @@ struct bd_state {
 	char pend_comm[DAXLAT_TASK_COMM_LEN];
 	__s32 wait_sid;			/* --folded: its stack as it left the CPU */
 	__s32 pend_sid;			/* ... the waker's, -1 if none */
+	struct bio_totals bio0;		/* its device's bios at the phase start */
 };
 
 struct {
@@ -513,6 +529,16 @@ static __always_inline void sched_info_now(__u64 *run_delay, __u64 *pcount)
 	}
 }
 
+static __always_inline void bio_totals_now(__u32 dev, struct bio_totals *out)
+{
+	struct bio_totals *t = bpf_map_lookup_elem(&bio_devs, &dev);
+
+	if (t)
+		__builtin_memcpy(out, t, sizeof(*out));
+	else
+		__builtin_memset(out, 0, sizeof(*out));
+}
+
 static __always_inline void bd_start(const struct fault_info *fi, __u64 now)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -534,12 +560,14 @@ static __always_inline void bd_start(const struct fault_info *fi, __u64 now)
 	b->s.ino = fi->ino;
 	__builtin_memcpy(b->s.file, fi->name, sizeof(b->s.file));
 	sched_info_now(&b->run_delay0, &b->pcount0);
+	bio_totals_now(fi->dev, &b->bio0);
 }
 
 static __always_inline void bd_end(__u64 start, __u64 now)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
+	struct bio_totals bio1;
 	struct bd_sample *s;
 	__u64 run_delay, pcount;
 
@@ -554,6 +582,11 @@ static __always_inline void bd_end(__u64 start, __u64 now)
 	b->s.pcount = pcount - b->pcount0;
 	b->s.phase_ns = now - start;
 	b->s.end_ns = now;
+	bio_totals_now(b->s.dev, &bio1);
+	b->s.bios = bio1.n - b->bio0.n;
+	b->s.bio_ns = bio1.ns - b->bio0.ns;
+	b->s.flushes = bio1.flushes - b->bio0.flushes;
+	b->s.flush_ns = bio1.flush_ns - b->bio0.flush_ns;
 	b->s.cgroup = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(b->s.comm, sizeof(b->s.comm));
 	if (b->s.broken)
@@ -794,6 +827,113 @@ static __always_inline int on_work_start(__u64 func)
 /* 6.1+: the start event takes the work only. */
 TP_HOOK(wq_start, on_work_start((__u64)ARG_READ(btf_args, work, func)), struct work_struct *work)
 TP_PERF(wq_start, workqueue_execute_start, on_work_start((__u64)ctx->function))
+
+/* ---- --breakdown: the bios on the faults' devices ------------------------ */
+
+/* A bio in flight, by what both tracepoints' records carry (perf events
+ * have no bio pointer): an LRU, so a bio whose completion went unseen
+ * (a driver that advanced its iterator) ages out. */
+struct bio_key {
+	__u64 sector;
+	__u32 dev;
+	__u32 nr_sector;
+};
+
+struct bio_start {
+	__u64 ts;
+	__u8 flush;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct bio_key);
+	__type(value, struct bio_start);
+} bios_in_flight SEC(".maps");
+
+static __always_inline int on_bio_queue(__u32 dev, __u64 sector, __u32 nr_sector, bool flush)
+{
+	struct bio_key k = { .sector = sector, .dev = dev, .nr_sector = nr_sector };
+	struct bio_start v = { .ts = bpf_ktime_get_ns(), .flush = flush };
+
+	/* With -p/-c, the devices of the traced faults only. */
+	if (filter_tgid && !bpf_map_lookup_elem(&devs, &dev))
+		return 0;
+	bpf_map_update_elem(&bios_in_flight, &k, &v, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int on_bio_complete(__u32 dev, __u64 sector, __u32 nr_sector)
+{
+	struct bio_key k = { .sector = sector, .dev = dev, .nr_sector = nr_sector };
+	struct bio_start *v = bpf_map_lookup_elem(&bios_in_flight, &k);
+	static const struct bio_totals zero;
+	struct bio_totals *t;
+	__u64 d;
+	bool flush;
+
+	if (!v)
+		return 0;
+	d = bpf_ktime_get_ns() - v->ts;
+	flush = v->flush;
+	bpf_map_delete_elem(&bios_in_flight, &k);
+	t = bpf_map_lookup_elem(&bio_devs, &dev);
+	if (!t) {
+		bpf_map_update_elem(&bio_devs, &dev, &zero, BPF_NOEXIST);
+		t = bpf_map_lookup_elem(&bio_devs, &dev);
+		if (!t)
+			return 0;
+	}
+	__sync_fetch_and_add(&t->n, 1);
+	__sync_fetch_and_add(&t->ns, d);
+	if (flush) {
+		__sync_fetch_and_add(&t->flushes, 1);
+		__sync_fetch_and_add(&t->flush_ns, d);
+	}
+	return 0;
+}
+
+/* REQ_PREFLUSH or REQ_FUA in bi_opf: their bits by the running kernel's
+ * enum req_flag_bits. */
+static __always_inline bool bio_flush(struct bio *bio, bool btf)
+{
+	__u64 opf = ARG_READ(btf, bio, bi_opf);
+
+	return opf & ((1ULL << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)) |
+		      (1ULL << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA)));
+}
+
+/* The perf record's rwbs: 'F' is a preflush (first) or FUA (after the op).
+ * Copied by its relocated offset and size: its length differs between
+ * kernels, and a load per element with the offset folded in is one libbpf
+ * cannot relocate (nor may a moved ctx pointer be read). */
+#define RWBS_FLUSH(ctx, type) ({							\
+	char r[8] = {};									\
+	__u32 len = bpf_core_field_size(type, rwbs);					\
+	bool f = false;									\
+	bpf_probe_read_kernel(r, len < sizeof(r) ? len : sizeof(r),			\
+			      (const char *)(ctx) + bpf_core_field_offset(type, rwbs));	\
+	for (int i = 0; i < 8; i++)							\
+		f |= r[i] == 'F';							\
+	f;										\
+})
+
+static __always_inline __u32 bio_dev(struct bio *bio, bool btf)
+{
+	struct block_device *bdev = ARG_READ(btf, bio, bi_bdev);
+
+	return ARG_READ(btf, bdev, bd_dev);
+}
+
+TP_HOOK(bio_queue, on_bio_queue(bio_dev(bio, btf_args), ARG_READ(btf_args, bio, bi_iter.bi_sector),
+				ARG_READ(btf_args, bio, bi_iter.bi_size) >> 9, bio_flush(bio, btf_args)),
+	struct bio *bio)
+TP_HOOK(bio_complete, on_bio_complete(bio_dev(bio, btf_args), ARG_READ(btf_args, bio, bi_iter.bi_sector),
+				      ARG_READ(btf_args, bio, bi_iter.bi_size) >> 9),
+	struct request_queue *q, struct bio *bio)
+TP_PERF(bio_queue, block_bio, on_bio_queue(ctx->dev, ctx->sector, ctx->nr_sector,
+					   RWBS_FLUSH(ctx, struct trace_event_raw_block_bio)))
+TP_PERF(bio_complete, block_bio_complete, on_bio_complete(ctx->dev, ctx->sector, ctx->nr_sector))
 
 
 /* ---- dax_finish_sync_fault and the vfs_fsync_range inside it ------------ */

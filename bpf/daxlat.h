@@ -157,6 +157,8 @@ struct bd_sample {
 	__u64 work_running;		/* ... after */
 	__u64 wake_delivery;		/* of the sleeps: sched_waking -> sched_wakeup */
 	__u64 run_delay;		/* the kernel's sched_info.run_delay over the phase */
+	__u64 bio_ns;			/* bios completed on its device during the phase: their latency */
+	__u64 flush_ns;			/* ... of those with REQ_PREFLUSH or REQ_FUA */
 	__u64 ino;
 	__u64 cgroup;			/* cgroup v2 id */
 	__u64 waker_func;		/* its task's work function, 0 if none */
@@ -166,6 +168,8 @@ struct bd_sample {
 	__u32 switch_ins;		/* seen by the breakdown */
 	__u32 pcount;			/* the kernel's sched_info.pcount over the phase */
 	__u32 commit_tid;		/* the jbd2 commit of the longest wait */
+	__u32 bios;			/* bios completed on its device during the phase */
+	__u32 flushes;			/* ... with REQ_PREFLUSH or REQ_FUA */
 	__u8 fs;
 	__u8 main_wait;			/* bd_waker of the longest wait */
 	__u8 main_wait_part;		/* ... BD_SLEEP or BD_RUNQ */

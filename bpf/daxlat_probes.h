@@ -35,6 +35,8 @@ static const struct probe_use daxlat_uses[] = {
 	{ HOOK_JBD2_LOCKING, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_JBD2_FLUSHING, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 	{ HOOK_JBD2_LOGGING, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_BIO_QUEUE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
+	{ HOOK_BIO_COMPLETE, PROBE_OPTIONAL, 0, NULL, HOOK_NONE },
 };
 
 /*
@@ -54,11 +56,13 @@ static const enum probe_hook_id daxlat_phase_hooks[] = {
 /*
  * The hooks only --breakdown needs: the faulting thread's scheduler
  * transitions (every context switch and wake-up in the system passes them),
- * the workers' work items and the jbd2 commit's inner tracepoints.
+ * the workers' work items, the jbd2 commit's inner tracepoints and the
+ * block layer's bios (the log's writes and cache flushes).
  */
 static const enum probe_hook_id daxlat_breakdown_hooks[] = {
 	HOOK_SCHED_SWITCH, HOOK_SCHED_WAKING, HOOK_SCHED_WAKEUP, HOOK_WQ_START,
 	HOOK_JBD2_LOCKING, HOOK_JBD2_FLUSHING, HOOK_JBD2_LOGGING,
+	HOOK_BIO_QUEUE, HOOK_BIO_COMPLETE,
 };
 
 #undef BOTH

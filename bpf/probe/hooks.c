@@ -69,4 +69,8 @@ const struct probe_hook probe_hooks[HOOK_NR] = {
 	[HOOK_SCHED_WAKING] = { "sched_waking", PROBE_TP | PROBE_NOPREEMPT, { { "sched_waking" } }, "sched" },
 	[HOOK_SCHED_WAKEUP] = { "sched_wakeup", PROBE_TP | PROBE_NOPREEMPT, { { "sched_wakeup" } }, "sched" },
 	[HOOK_WQ_START] = { "wq_start", PROBE_TP, { { "workqueue_execute_start" } }, "workqueue" },
+	/* submit_bio_noacct_nocheck and bio_endio: every bio, pmem's (a
+	 * bio-based driver, no request) included */
+	[HOOK_BIO_QUEUE] = { "bio_queue", PROBE_TP, { { "block_bio_queue" } }, "block" },
+	[HOOK_BIO_COMPLETE] = { "bio_complete", PROBE_TP, { { "block_bio_complete" } }, "block" },
 };

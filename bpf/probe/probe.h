@@ -70,6 +70,8 @@ enum probe_hook_id {
 	HOOK_SCHED_WAKING,	/* in the waker */
 	HOOK_SCHED_WAKEUP,	/* the woken task is on a run queue */
 	HOOK_WQ_START,		/* a worker starts a work item */
+	HOOK_BIO_QUEUE,		/* a bio enters the block layer (bio-based drivers too) */
+	HOOK_BIO_COMPLETE,	/* ... and completes */
 	HOOK_NR
 };
 

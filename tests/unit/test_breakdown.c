@@ -103,6 +103,7 @@ static void test_lines(struct ktap_case_ctx *t)
 
 	s.waker_func = 0xffffffffc0001000ULL;
 	memcpy(s.comm, "two words", 10);
+	s.bios = 5, s.bio_ns = 7000, s.flushes = 1, s.flush_ns = 3000;
 	bd_store_add(&st, &s, sizeof(s));
 	KTAP_EXPECT(t, f && bd_write_lines(f, &st, sym, NULL) == 0, "written");
 	fclose(f);
@@ -112,11 +113,17 @@ static void test_lines(struct ktap_case_ctx *t)
 		return;
 	line2++;
 	KTAP_EXPECT(t, strncmp(line2, "xfs 0 42 0:0 ", 13) == 0, "fields: %.40s", line2);
-	KTAP_EXPECT(t, strstr(line2, " xfs_cil_push asleep jbd2/pmem0-8 xlog_cil_push_work 0 0 two_words a_file\n"),
-		    "waker, function, comm as one field: %s", line2);
+	KTAP_EXPECT(t, strstr(line2, " xfs_cil_push asleep jbd2/pmem0-8 xlog_cil_push_work 0 0 5 7000 1 3000 two_words a_file\n"),
+		    "waker, function, bios, comm as one field: %s", line2);
 	for (char *p = line2; *p && *p != '\n'; p++)
 		fields += *p == ' ';
-	KTAP_EXPECT(t, fields + 1 == 43, "%d fields, the header names 43", fields + 1);
+	KTAP_EXPECT(t, fields + 1 == 47, "%d fields, the header names 47", fields + 1);
+	/* The block I/O under the table: a bio count, not a part. */
+	f = fmemopen(buf, sizeof(buf), "w");
+	bd_print_text(f, &st, 1000, "us");
+	fclose(f);
+	KTAP_EXPECT(t, strstr(buf, "    block I/O on its device meanwhile: 5.0 bios a fault, 1.0 of them REQ_PREFLUSH/FUA;") &&
+		    strstr(buf, "      the flushes (REQ_PREFLUSH/FUA)"), "block I/O lines: %s", buf);
 	bd_store_free(&st);
 }
 
