@@ -5,7 +5,7 @@
 # Prints "part base_ns new_ns" per part, then "faults BASE NEW".
 BEGIN {
 	if (PARTS == "")
-		PARTS = "^(phase_ns|on_cpu|runnable|asleep|behind_.*|woken_by_.*|jbd2_.*|wake_delivery|worker_queued|worker_running)$"
+		PARTS = "^(phase_ns|on_cpu|runnable|asleep|behind_.*|woken_by_.*|jbd2_.*|wake_delivery|worker_queued|worker_running|bio_ns|flush_ns)$"
 }
 /^# fs / {
 	for (i = 2; i <= NF; i++) col[$i] = i - 1

@@ -29,6 +29,8 @@ part_name() {
 	wake_delivery) echo "the wake-up on its way" ;;
 	worker_queued) echo "xfs work queued" ;;
 	worker_running) echo "xfs work running" ;;
+	bio_ns) echo "block I/O meanwhile: bio latency (not a part)" ;;
+	flush_ns) echo "block I/O meanwhile: flush latency (not a part)" ;;
 	woken_by_*) echo "asleep, woken by $(echo "${1#woken_by_}" | tr _ ' ')" ;;
 	behind_*) echo "runnable behind $(echo "${1#behind_}" | tr _ ' ')" ;;
 	*) echo "$1" ;;
