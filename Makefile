@@ -100,7 +100,7 @@ HOST_TAPS = $(patsubst $(O)/tests/%,$(CHECK)/unit-%.tap,$(UNIT_BINS)) \
 	$(patsubst tests/unit/%.sh,$(CHECK)/unit-%.tap,$(UNIT_SH))
 KERNEL_CHECKS := check-kconfig check-runner check-guest check-bpf check-syncorder check-conformance check-persist \
 	check-clients check-native-mode crash-check
-KERNEL_TAPS = $(CHECK)/guest-kernel-config.tap $(CHECK)/guest-check.tap $(CHECK)/guest-bpf.tap \
+KERNEL_TAPS = $(CHECK)/guest-kernel-config.tap $(CHECK)/guest-check.tap $(CHECK)/guest-bpf.tap $(CHECK)/bpf-files.tap \
 	$(CHECK)/guest-syncorder.tap $(CHECK)/guest-conformance.tap $(CHECK)/guest-persist.tap $(CHECK)/guest-clients.tap $(CHECK)/guest-native.tap \
 	$(CHECK)/crash.tap $(CHECK)/runner.tap
 
@@ -130,7 +130,8 @@ help:
 	@echo 'make figures    the docs'"'"' result tables, rendered again from their recorded runs (results/figures.txt)'
 	@echo 'make clean      remove $(O)/'
 	@echo 'Variables: V=1 (verbose), GUEST=NAME (guest kernel, one of: $(KERNELS)), KERNEL=bzImage MODULES=dir/lib/modules/VER (own kernel),'
-	@echo '  ACCEL=tcg|kvm, PAGES, REPS, EXTRA, PERSIST_WRITES, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS, MEASURE=icount|wall, BOOTS, GATE_ROUNDS, DELAY_NS'
+	@echo '  ACCEL=tcg|kvm, PAGES, REPS, EXTRA, PERSIST_WRITES, KERNEL_ROUNDS, VM_TIMEOUT, SMOKE_KERNELS, MEASURE=icount|wall, BOOTS, GATE_ROUNDS,'
+	@echo '  DELAY_NS, DELAY_FUNC (fault_delay.ko'"'"'s function), BREAKDOWN=1 (gate runs: daxlat --breakdown too, for make gate'"'"'s explanation)'
 
 deps:
 	$(Q)sh mk/deps.sh
@@ -280,7 +281,9 @@ check-runner: $(SPLAT_KO) $(INITRD) $(QEMU_STAMP) | $(CHECK)
 .PHONY: check-bpf
 check-bpf: $(DAXLAT) $(O)/bin/faultlat $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     daxlat guest job (QEMU $(ACCEL), kernel $(GUEST_KVER))'
-	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh bpf
+	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh bpf; rc=$$?; \
+	sh tests/host/bpf-files.sh $(CHECK)/guest-bpf/files >$(CHECK)/bpf-files.tap 2>&1; \
+	grep -E '^(not )?ok ' $(CHECK)/bpf-files.tap | sed 's/^/  /'; exit $$rc
 
 # The short versions of make reproduce's persist and concurrency tables,
 # checked (tests/guest/persist.sh): persistlat and faultlat --writers.

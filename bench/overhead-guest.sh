@@ -1,6 +1,6 @@
 #!/bin/sh
 # Guest half of 'make overhead': the same faultlat run bare, under daxlat,
-# daxlat --phases, syncorder and libbpf-tools' funclatency on dax_iomap_fault (the peer a user
+# daxlat --phases, daxlat --breakdown, syncorder and libbpf-tools' funclatency on dax_iomap_fault (the peer a user
 # would reach for), in one boot, the order rotated every round so that a
 # drift falls on every mode alike. WARMUP rounds come first and are marked
 # (the host leaves them out of the medians and shows them per round).
@@ -10,15 +10,16 @@
 bench_start overhead xfs ext4
 guest_meta >/tmp/meta
 emit guest-meta.txt /tmp/meta
-MODES="plain daxlat phases funclatency syncorder"
+MODES="plain daxlat phases funclatency syncorder breakdown"
+NMODES=$(echo $MODES | wc -w)
 
 measure() { # SCENARIO MODE ROUND ARGS...
 	scen=$1 mode=$2 round=$3; shift 3
 	settle
 	case $mode in
-	daxlat | phases)
+	daxlat | phases | breakdown)
 		# shellcheck disable=SC2046
-		on_cpu0 daxlat --json $([ $mode = phases ] && echo --phases) -c "sleep $ATTACH_WAIT_S; faultlat $* --json-out /tmp/o.json >/dev/null" >/tmp/k.json 2>/tmp/e ||
+		on_cpu0 daxlat --json $([ $mode = daxlat ] || echo --$mode) -c "sleep $ATTACH_WAIT_S; faultlat $* --json-out /tmp/o.json >/dev/null" >/tmp/k.json 2>/tmp/e ||
 			fail "daxlat: $(head -n 1 /tmp/e)"
 		# A traced run that missed its faults would measure nothing.
 		jq -e '.counters.dax_iomap_fault > 0' /tmp/k.json >/dev/null || fail "daxlat saw no faults"
@@ -53,8 +54,8 @@ for scen in $SCENARIOS; do
 	set -- -n "$PAGES" $(scenario_args "$scen") -f /mnt/ext4/bench
 	round=$((1 - WARMUP))	# rounds <= 0 are the warm-up
 	while [ $round -le "$ROUNDS" ]; do
-		# plain daxlat phases funclatency syncorder, daxlat phases ... plain, ...
-		shift_by=$(( (round + WARMUP) % 5 )) order=$MODES
+		# plain daxlat phases ..., daxlat phases ... plain, ...
+		shift_by=$(( (round + WARMUP) % NMODES )) order=$MODES
 		while [ $shift_by -gt 0 ]; do order="${order#* } ${order%% *}"; shift_by=$((shift_by - 1)); done
 		for mode in $order; do measure "$scen" $mode $round "$@"; done
 		round=$((round + 1))

@@ -31,8 +31,8 @@ for s in $SCENARIOS; do
 	scenario_known "$s" ||
 		{ echo "OVERHEAD_SCENARIOS: unknown scenario '$s' (the names in bench/scenarios.txt)" >&2; exit 2; }
 done
-echo "overhead: $WARMUP warm-up + $ROUNDS rounds x (bare, daxlat, daxlat --phases, funclatency, syncorder) of $PAGES faults on ext4, measure $MEASURE: $SCENARIOS"
-bench_run overhead bench/overhead-guest.sh $((5 * (ROUNDS + WARMUP) * $(echo $SCENARIOS | wc -w))) \
+echo "overhead: $WARMUP warm-up + $ROUNDS rounds x (bare, daxlat, daxlat --phases, funclatency, syncorder, daxlat --breakdown) of $PAGES faults on ext4, measure $MEASURE: $SCENARIOS"
+bench_run overhead bench/overhead-guest.sh $((6 * (ROUNDS + WARMUP) * $(echo $SCENARIOS | wc -w))) \
 	PAGES ROUNDS WARMUP SCENARIOS
 grep '^R ' "$work/vm/results.txt" >"$run/runs.txt" || { echo "overhead: no results" >&2; exit 1; }
 grep '^P ' "$work/vm/results.txt" >"$run/programs.txt" || : >"$run/programs.txt"
@@ -64,9 +64,10 @@ awk -v label="$label" -v json="$run/overhead.json" -v npi="$ns_per_insn" '
 			printf "    + funclatency      %s\n", added(f, p)
 			printf "    + daxlat           %s   (%s funclatency)\n", added(d, p), (f > 0 ? sprintf("%.2fx", d / f) : "-")
 			printf "    + daxlat --phases  %s\n", added(med(s, "phases") - p, p)
+			if (n[s, "breakdown"]) printf "    + daxlat --breakdown %s\n", added(med(s, "breakdown") - p, p)
 			if (n[s, "syncorder"]) printf "    + syncorder        %s\n", added(med(s, "syncorder") - p, p)
 			printf "%s{\"scenario\": \"%s\", \"rounds\": %d, \"bare_median_ns\": %d%s%s%s}", (i > 1 ? ", " : ""), s, n[s, "plain"], p,
-				jmode(s, "funclatency", p), jmode(s, "daxlat", p), jmode(s, "phases", p) (n[s, "syncorder"] ? jmode(s, "syncorder", p) : "") > json
+				jmode(s, "funclatency", p), jmode(s, "daxlat", p), jmode(s, "phases", p) (n[s, "syncorder"] ? jmode(s, "syncorder", p) : "") (n[s, "breakdown"] ? jmode(s, "breakdown", p) : "") > json
 		}
 		print "]}" > json
 		print ""

@@ -332,13 +332,21 @@ fig_overhead_programs() {
 # The metadata sync's breakdown per kernel and filesystem (daxlat
 # --breakdown-out files of the bpf job, KERNEL/daxlat-breakdown-FS.txt):
 # mean phase 2 and the shares of its parts, columns found by the header.
+# breakdown_files DIR: "KERNEL FS FILE" for each, kernels in version order.
+breakdown_files() {
+	for k in $(cd "$1" && ls -d */ | tr -d / | sort -V); do
+		for fs in ext4 xfs; do
+			[ -s "$1/$k/daxlat-breakdown-$fs.txt" ] || die "$1/$k/daxlat-breakdown-$fs.txt: missing (make check-bpf GUEST=$k)"
+			echo "$k $fs $1/$k/daxlat-breakdown-$fs.txt"
+		done
+	done
+}
+
 fig_breakdown() {
 	echo "| kernel | fs | phase 2, µs | on CPU | runnable | asleep | charged to the journal | jbd2 logging | wake-up on its way | behind idle | before the commit began |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
-	for k in $(cd "$1" && ls -d */ | tr -d / | sort -V); do
-		for fs in ext4 xfs; do
-			f=$1/$k/daxlat-breakdown-$fs.txt
-			[ -s "$f" ] || die "$f: missing (make check-bpf GUEST=$k)"
+	breakdown_files "$1" >"$tmp/bdfiles" || return 1
+	while read -r k fs f; do
 			awk -v k="$k" -v fs="$fs" '
 				FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
 				{ n++; ph += $c["phase_ns"]; on += $c["on_cpu"]; rq += $c["runnable"]; sl += $c["asleep"]
@@ -350,8 +358,7 @@ fig_breakdown() {
 				END { printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", k, fs, ph / n / 1000,
 					p(on), p(rq), p(sl), p(j), fs == "ext4" ? p(lg) : "-", p(wd), p(idle), fs == "ext4" ? p(bf) : "-" }' "$f" ||
 				die "$f: cannot summarize"
-		done
-	done
+	done <"$tmp/bdfiles"
 	echo
 	echo "Shares of phase 2 (dax_finish_sync_fault -> its fsync) over each run's synchronous faults; \"charged to the journal\": asleep woken by, or runnable behind, the jbd2 commit (ext4) or the CIL push and log I/O workers (xfs). $(meta_get "$1/meta.txt" what); kernels $(meta_get "$1/meta.txt" kernels); QEMU $(meta_get "$1/meta.txt" qemu); $(meta_get "$1/meta.txt" cpu); $(meta_get "$1/meta.txt" runs); suite revision $(meta_get "$1/meta.txt" revision)."
 	source_line "$1" "From"
@@ -372,6 +379,26 @@ fig_gate_explain() {
 		echo
 	done <"$1/cases"
 	echo "$(meta_of "$1/base" boots) boots a side, $(meta_of "$1/base" ROUNDS) round of $(meta_of "$1/base" PAGES) faults per scenario, daxlat --breakdown after the phases (make gate-run BREAKDOWN=1), make gate's default floors. $(label "$1/base")."
+	source_line "$1" "From"
+}
+
+# The block I/O during the metadata sync (daxlat --breakdown's bio totals),
+# per kernel and filesystem, from the bpf job's --breakdown-out files.
+fig_breakdown_blockio() {
+	echo "| kernel | fs | phase 2, µs | bios a fault | of them flushes | bio latency, µs a fault | of it the flushes | bio latency / phase |"
+	echo "|---|---|---|---|---|---|---|---|"
+	breakdown_files "$1" >"$tmp/bdfiles" || return 1
+	while read -r k fs f; do
+			awk -v k="$k" -v fs="$fs" '
+				FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
+				{ n++; ph += $c["phase_ns"]; b += $c["bios"]; bn += $c["bio_ns"]; fl += $c["flushes"]; fn += $c["flush_ns"] }
+				END { if (!c["bios"]) exit 1
+					printf "| %s | %s | %.0f | %.1f | %.1f | %.1f | %.1f | %.0f %% |\n", k, fs, ph / n / 1000,
+					b / n, fl / n, bn / n / 1000, fn / n / 1000, 100 * bn / ph }' "$f" ||
+				die "$f: no bio fields (a daxlat before the block I/O part?)"
+	done <"$tmp/bdfiles"
+	echo
+	echo "Means over each run's synchronous faults: the bios completed on the fault's device during its metadata sync (block_bio_queue -> block_bio_complete), flushes those with REQ_PREFLUSH or REQ_FUA; not a part of the phase (bios overlap its waits). $(meta_get "$1/meta.txt" what); kernels $(meta_get "$1/meta.txt" kernels); QEMU $(meta_get "$1/meta.txt" qemu); $(meta_get "$1/meta.txt" cpu); $(meta_get "$1/meta.txt" runs); suite revision $(meta_get "$1/meta.txt" revision)."
 	source_line "$1" "From"
 }
 
