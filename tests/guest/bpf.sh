@@ -399,11 +399,11 @@ for fs in $(fs_list); do
 		\$b.block_io.flush_ns > 0 and \$b.block_io.bio_ns >= \$b.block_io.flush_ns"
 	ran ${fs}_breakdown >/dev/null && ktap_diag "$fs block I/O: $(jq -c ".breakdown[] | select(.fs == \"$fs\") | .block_io" $OUT/${fs}_breakdown.json)"
 	if [ $fs = ext4 ]; then
-		waker='$b.longest_wait_on.jbd2_commit >= 0.95 * $b.faults and
+		waker='$b.longest_wait_on.jbd2_commit >= 0.95 * $waited and
 			([$b.jbd2_commit[]] | add) == $b.asleep_woken_by.jbd2_commit + $b.runnable_behind.jbd2_commit and
 			$b.jbd2_commit.logging > 0 and $b.jbd2_commit.locking + $b.jbd2_commit.flushing > 0'
 	else
-		waker='$b.longest_wait_on.xfs_cil_push + $b.longest_wait_on.xfs_log_io_done >= 0.95 * $b.faults and
+		waker='$b.longest_wait_on.xfs_cil_push + $b.longest_wait_on.xfs_log_io_done >= 0.95 * $waited and
 			$b.worker_queued_ns + $b.worker_running_ns == ([$b.asleep_woken_by, $b.runnable_behind |
 				.xfs_cil_push + .xfs_log_io_done + .other_worker] | add)'
 	fi
@@ -411,8 +411,12 @@ for fs in $(fs_list); do
 	run_summary=$SUMMARY
 	SUMMARY=".breakdown[] | select(.fs == \"$fs\") | {faults, longest_wait_on, jbd2_commit,
 		asleep_woken_by, runnable_behind, worker_queued_ns, worker_running_ns}"
+	# Of the faults that waited at all: a fault whose commit finished while
+	# it still ran has no wait (seen on 7.2 with the host's other core busy:
+	# a vCPU the host deschedules stays "on CPU" in the guest; 22 of 256).
 	expect ${fs}_breakdown_waits_on_journal ${fs}_breakdown \
-		"(.breakdown[] | select(.fs == \"$fs\")) as \$b | $waker"
+		"(.breakdown[] | select(.fs == \"$fs\")) as \$b | ([\$b.longest_wait_on[]] | add) as \$waited |
+		\$waited >= 0.5 * \$b.faults and $waker"
 	SUMMARY=$run_summary
 	ktap_begin ${fs}_breakdown_per_fault_lines
 	if why=$(awk -v n=$BD_N -v fs=$fs '
