@@ -347,17 +347,17 @@ fig_breakdown() {
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	breakdown_files "$1" >"$tmp/bdfiles" || return 1
 	while read -r k fs f; do
-			awk -v k="$k" -v fs="$fs" '
-				FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
-				{ n++; ph += $c["phase_ns"]; on += $c["on_cpu"]; rq += $c["runnable"]; sl += $c["asleep"]
-				  j += $c["woken_by_jbd2_commit"] + $c["behind_jbd2_commit"]
-				  j += $c["woken_by_xfs_cil_push"] + $c["behind_xfs_cil_push"]
-				  j += $c["woken_by_xfs_log_io_done"] + $c["behind_xfs_log_io_done"]
-				  lg += $c["jbd2_logging"]; wd += $c["wake_delivery"]; idle += $c["behind_idle"]; bf += $c["jbd2_before"] }
-				function p(x) { return sprintf("%.0f %%", 100 * x / ph) }
-				END { printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", k, fs, ph / n / 1000,
-					p(on), p(rq), p(sl), p(j), fs == "ext4" ? p(lg) : "-", p(wd), p(idle), fs == "ext4" ? p(bf) : "-" }' "$f" ||
-				die "$f: cannot summarize"
+		awk -v k="$k" -v fs="$fs" '
+			FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
+			{ n++; ph += $c["phase_ns"]; on += $c["on_cpu"]; rq += $c["runnable"]; sl += $c["asleep"]
+			  j += $c["woken_by_jbd2_commit"] + $c["behind_jbd2_commit"]
+			  j += $c["woken_by_xfs_cil_push"] + $c["behind_xfs_cil_push"]
+			  j += $c["woken_by_xfs_log_io_done"] + $c["behind_xfs_log_io_done"]
+			  lg += $c["jbd2_logging"]; wd += $c["wake_delivery"]; idle += $c["behind_idle"]; bf += $c["jbd2_before"] }
+			function p(x) { return sprintf("%.0f %%", 100 * x / ph) }
+			END { printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |\n", k, fs, ph / n / 1000,
+				p(on), p(rq), p(sl), p(j), fs == "ext4" ? p(lg) : "-", p(wd), p(idle), fs == "ext4" ? p(bf) : "-" }' "$f" ||
+			die "$f: cannot summarize"
 	done <"$tmp/bdfiles"
 	echo
 	echo "Shares of phase 2 (dax_finish_sync_fault -> its fsync) over each run's synchronous faults; \"charged to the journal\": asleep woken by, or runnable behind, the jbd2 commit (ext4) or the CIL push and log I/O workers (xfs). $(meta_get "$1/meta.txt" what); kernels $(meta_get "$1/meta.txt" kernels); QEMU $(meta_get "$1/meta.txt" qemu); $(meta_get "$1/meta.txt" cpu); $(meta_get "$1/meta.txt" runs); suite revision $(meta_get "$1/meta.txt" revision)."
@@ -389,13 +389,13 @@ fig_breakdown_blockio() {
 	echo "|---|---|---|---|---|---|---|---|"
 	breakdown_files "$1" >"$tmp/bdfiles" || return 1
 	while read -r k fs f; do
-			awk -v k="$k" -v fs="$fs" '
-				FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
-				{ n++; ph += $c["phase_ns"]; b += $c["bios"]; bn += $c["bio_ns"]; fl += $c["flushes"]; fn += $c["flush_ns"] }
-				END { if (!c["bios"]) exit 1
-					printf "| %s | %s | %.0f | %.1f | %.1f | %.1f | %.1f | %.0f %% |\n", k, fs, ph / n / 1000,
-					b / n, fl / n, bn / n / 1000, fn / n / 1000, 100 * bn / ph }' "$f" ||
-				die "$f: no bio fields (a daxlat before the block I/O part?)"
+		awk -v k="$k" -v fs="$fs" '
+			FNR == 1 { for (i = 2; i <= NF; i++) c[$i] = i - 1; next }
+			{ n++; ph += $c["phase_ns"]; b += $c["bios"]; bn += $c["bio_ns"]; fl += $c["flushes"]; fn += $c["flush_ns"] }
+			END { if (!c["bios"]) exit 1
+				printf "| %s | %s | %.0f | %.1f | %.1f | %.1f | %.1f | %.0f %% |\n", k, fs, ph / n / 1000,
+				b / n, fl / n, bn / n / 1000, fn / n / 1000, 100 * bn / ph }' "$f" ||
+			die "$f: no bio fields (a daxlat before the block I/O part?)"
 	done <"$tmp/bdfiles"
 	echo
 	echo "Means over each run's synchronous faults: the bios completed on the fault's device during its metadata sync (block_bio_queue -> block_bio_complete), flushes those with REQ_PREFLUSH or REQ_FUA; not a part of the phase (bios overlap its waits). $(meta_get "$1/meta.txt" what); kernels $(meta_get "$1/meta.txt" kernels); QEMU $(meta_get "$1/meta.txt" qemu); $(meta_get "$1/meta.txt" cpu); $(meta_get "$1/meta.txt" runs); suite revision $(meta_get "$1/meta.txt" revision)."

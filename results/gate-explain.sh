@@ -53,16 +53,11 @@ median_row() {
 pct() { awk -v c="$1" 'BEGIN { printf "%+.1f %%", 100 * c }'; }
 
 # explain_breakdown FS SCENARIO: the table and the part that grew most
-# (its line in /tmp of ours: "COLUMN CHANGE_NS"), or nothing without files.
+# (in $work/top: "COLUMN CHANGE_NS"), or nothing without files.
 explain_breakdown() {
-	# shellcheck disable=SC2086
-	set -- "$1" "$2" $(ls "$base"/boot-*/breakdown-"$2".txt 2>/dev/null) -- \
-		$(ls "$new"/boot-*/breakdown-"$2".txt 2>/dev/null)
-	fs=$1 scen=$2; shift 2
-	bfiles= nfiles= side=b
-	for f; do
-		if [ "$f" = -- ]; then side=n; elif [ $side = b ]; then bfiles="$bfiles $f"; else nfiles="$nfiles $f"; fi
-	done
+	fs=$1 scen=$2
+	bfiles=$(ls "$base"/boot-*/breakdown-"$scen".txt 2>/dev/null)
+	nfiles=$(ls "$new"/boot-*/breakdown-"$scen".txt 2>/dev/null)
 	[ -n "$bfiles" ] && [ -n "$nfiles" ] || return 1
 	# shellcheck disable=SC2086
 	awk -v fs="$fs" -f "$here/breakdown-diff.awk" side=base $bfiles side=new $nfiles >"$work/parts"
