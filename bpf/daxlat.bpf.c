@@ -119,6 +119,17 @@ struct {
 	__uint(max_entries, 1024 * 1024);
 } phase_samples SEC(".maps");
 
+/* @map's entry for @key, created from @zero if absent (NULL if full). */
+static __always_inline void *lookup_or_init(void *map, const void *key, const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
 static __always_inline void count(enum daxlat_counter c)
 {
 	__sync_fetch_and_add(&counters[c], 1);
@@ -341,6 +352,16 @@ static __always_inline int fault_exit(void *ctx, __u32 ret)
 	return fault_close(ctx, task_state(false), ret);
 }
 
+/* With -p/-c, what runs in other tasks (jbd2, xfs log, bios) is kept for
+ * the devices the traced faults touch. */
+static __always_inline void keep_dev(struct task_state *t, __u32 dev)
+{
+	if (filter_tgid && dev != t->last_dev) {
+		bpf_map_update_elem(&devs, &dev, &one, BPF_ANY);
+		t->last_dev = dev;
+	}
+}
+
 static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 size_arg, bool btf)
 {
 	struct task_state *t = task_state(true);
@@ -348,11 +369,7 @@ static __always_inline int fault_entry(void *ctx, struct vm_fault *vmf, __u64 si
 	if (!t)
 		return 0;
 	read_fault(vmf, size_arg, &t->fault, btf);
-	/* What runs in other tasks (jbd2, xfs log) is kept for these devices. */
-	if (filter_tgid && t->fault.dev != t->last_dev) {
-		bpf_map_update_elem(&devs, &t->fault.dev, &one, BPF_ANY);
-		t->last_dev = t->fault.dev;
-	}
+	keep_dev(t, t->fault.dev);
 	/* Read only where the done tracepoints do not close the fault. */
 	if (!exit_at_tp)
 		cpu_fault_set();
@@ -419,10 +436,7 @@ static __always_inline int fault_open_tp(__u32 dev, __u64 ino, __u64 vm_flags,
 		fi->ino = ino;
 		fi->pgoff = pgoff;
 	}
-	if (filter_tgid && dev != t->last_dev) {
-		bpf_map_update_elem(&devs, &dev, &one, BPF_ANY);
-		t->last_dev = dev;
-	}
+	keep_dev(t, dev);
 	fi->ts = bpf_ktime_get_ns();
 	return 0;
 }
@@ -672,11 +686,7 @@ static __always_inline void bd_fold(struct bd_state *b, int part, __u64 d)
 
 	if (b->pending)
 		__builtin_memcpy(k.other_comm, b->pend_comm, sizeof(k.other_comm));
-	v = bpf_map_lookup_elem(&bd_folds, &k);
-	if (!v) {
-		bpf_map_update_elem(&bd_folds, &k, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&bd_folds, &k);
-	}
+	v = lookup_or_init(&bd_folds, &k, &zero);
 	if (v) {
 		__sync_fetch_and_add(&v->ns, d);
 		__sync_fetch_and_add(&v->count, 1);
@@ -854,11 +864,12 @@ struct {
 static __always_inline int on_bio_queue(__u32 dev, __u64 sector, __u32 nr_sector, bool flush)
 {
 	struct bio_key k = { .sector = sector, .dev = dev, .nr_sector = nr_sector };
-	struct bio_start v = { .ts = bpf_ktime_get_ns(), .flush = flush };
+	struct bio_start v = { .flush = flush };
 
 	/* With -p/-c, the devices of the traced faults only. */
 	if (filter_tgid && !bpf_map_lookup_elem(&devs, &dev))
 		return 0;
+	v.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&bios_in_flight, &k, &v, BPF_ANY);
 	return 0;
 }
@@ -877,13 +888,9 @@ static __always_inline int on_bio_complete(__u32 dev, __u64 sector, __u32 nr_sec
 	d = bpf_ktime_get_ns() - v->ts;
 	flush = v->flush;
 	bpf_map_delete_elem(&bios_in_flight, &k);
-	t = bpf_map_lookup_elem(&bio_devs, &dev);
-	if (!t) {
-		bpf_map_update_elem(&bio_devs, &dev, &zero, BPF_NOEXIST);
-		t = bpf_map_lookup_elem(&bio_devs, &dev);
-		if (!t)
-			return 0;
-	}
+	t = lookup_or_init(&bio_devs, &dev, &zero);
+	if (!t)
+		return 0;
 	__sync_fetch_and_add(&t->n, 1);
 	__sync_fetch_and_add(&t->ns, d);
 	if (flush) {

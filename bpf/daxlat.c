@@ -1384,10 +1384,13 @@ static int trace_loop(struct daxlat_bpf *skel, struct ring_buffer *rb,
 
 		err = wait_for_work(rb, env.opt.cmd ? cmd->pidfd : -1, mounts_fd, &mounts_changed,
 				    wait_ms(&next, env.opt.cmd && cmd->pidfd < 0), &exiting);
-		if (!err && mounts_changed)
-			err = dev_fs_refresh(skel);
 		if (err < 0) {
 			fprintf(stderr, "daxlat: waiting for events: %s\n", strerror(-err));
+			ret = EXIT_RUNTIME;
+			break;
+		}
+		if (mounts_changed && (err = dev_fs_refresh(skel))) {
+			fprintf(stderr, "daxlat: reading the changed mount table: %s\n", strerror(-err));
 			ret = EXIT_RUNTIME;
 			break;
 		}
