@@ -165,7 +165,20 @@ kernel:
 else
 kernel: $(GUEST_STAMP)
 endif
-KBUILD_PACKAGES := flex bison bc libssl-dev libelf-dev dwarves
+KBUILD_PACKAGES := flex bison bc libssl-dev libelf-dev dwarves ccache patch
+
+# make patch-check KSRC=DIR PATCH='FILE...' [FIXES=ID] [CHECKS='check-syncorder ...']:
+# the base and the patched kernel built from KSRC (build folders kept in
+# PC_BUILDS), the guest jobs on both, and the report of what changed, into
+# PC_OUT (kernel-config/README.md, "Testing a patch").
+PC_BUILDS ?= $(O)/own/$(notdir $(abspath $(KSRC)))-pc
+PC_OUT ?= results/runs/patch-check-$(shell date -u +%Y%m%dT%H%M%SZ)
+.PHONY: patch-check
+patch-check: all $(QEMU_STAMP)
+	$(Q)[ -n "$(KSRC)" ] && [ -n "$(PATCH)" ] || { echo "make patch-check: KSRC=DIR and PATCH='FILE...' are required" >&2; exit 2; }
+	$(Q)sh mk/deps.sh $(KBUILD_PACKAGES)
+	$(Q)O=$(O) BUILDS=$(PC_BUILDS) CHECKS='$(CHECKS)' FIXES='$(FIXES)' \
+		sh kernel-config/patch-check.sh $(KSRC) $(PC_OUT) $(PATCH)
 .PHONY: kernel-source
 kernel-source:
 	$(Q)sh vm/fetch-source.sh $(GUEST) $(O)/src/$(GUEST)

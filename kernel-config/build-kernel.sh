@@ -49,7 +49,17 @@ step() {
 	fi
 	echo "  KBUILD   $name: $(($(date +%s) - t0)) s"
 }
-kmake() { make -C "$ksrc" O="$build" "$@"; }
+# With ccache (Debian's), every build folder next to BUILD shares one cache:
+# a second build folder on the same tree (make patch-check's patched side)
+# compiles only what differs. Without hashing the working folder, which
+# only the debug info's compile folder would tell apart.
+cc=gcc
+if command -v ccache >/dev/null; then
+	cc="ccache gcc"
+	export CCACHE_DIR="${CCACHE_DIR:-$(dirname "$build")/.ccache}" CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-12G}"
+fi
+kmake() { make -C "$ksrc" O="$build" CC="$cc" "$@"; }
 
 step "$base" kmake "$base"
 step "merge kernel-config/mapsync.config" \

@@ -31,6 +31,10 @@
 #define EXIT_GATE_UNKNOWN	17 /* the regression gate: no regression, but some metric undecided (run more) */
 #define EXIT_NOT_COMPARABLE	18 /* runs whose metadata make comparison meaningless: refused (--force) */
 #define EXIT_BAD_INPUT		19 /* an input file is malformed (a result, samples or metadata file): refused, its file and line named */
+#define EXIT_NOT_KERNEL_TREE	20 /* a folder given as a kernel source tree is none: refused */
+#define EXIT_PATCH_FAILED	21 /* a patch does not apply to the kernel tree: the tree is left as it was */
+#define EXIT_BUILD_FAILED	22 /* a kernel did not build: no image left behind, the log's tail shown */
+#define EXIT_NOT_FIXED		23 /* patch-check: a finding the patch should fix still shows on the patched kernel */
 
 /* The VM runner (vm/run.sh, vm/job.sh): how a guest run ended, when not
  * with its job's own status. The splat classes are vm/splats.txt's. */

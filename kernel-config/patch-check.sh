@@ -1,0 +1,138 @@
+#!/bin/sh
+# Test a kernel patch end to end: from one source tree, the base kernel and
+# the base + patches, each built with the suite's fragment in a build folder
+# of its own (kept: the next run is incremental, and ccache makes a second
+# patch on the same base cost the changed files and the link), the guest
+# jobs on both, and one report of what changed.
+# Usage: patch-check.sh KSRC OUT PATCH...
+#   KSRC   a kernel source tree (make kernel-source GUEST=6.12); the patches
+#          are applied to it for the patched build only and taken out again
+#   OUT    the run's folder: the patches as applied, each side's KTAP files
+#          (OUT/base, OUT/patched) and OUT/report.txt
+#   PATCH  git format-patch or diff -p1 files, applied in order
+# Environment:
+#   BUILDS    where the build folders live (BUILDS/base, BUILDS/patched)
+#   CHECKS    the guest jobs (make targets; default: every one of make check)
+#   FIXES     the id of a finding (validate/known-bugs.txt) the patches must
+#             fix: its tests must pass on the patched kernel (XPASS)
+#   PC_BUILD  the build command, called as PC_BUILD KSRC BUILD with
+#             LOCALVERSION set; its last line "KERNEL=... MODULES=..."
+#   PC_CHECK  the check command, called as PC_CHECK KERNEL MODULES DIR: KTAP
+#             files into DIR (the host test gives fakes of both)
+# Exit: 0 no test got worse (and FIXES fixed); 14 a test got worse; 20 KSRC
+# is no kernel tree; 21 a patch does not apply (the tree is left as it was);
+# 22 a kernel did not build (no image left); 23 FIXES still shows; 2 usage.
+set -u
+[ $# -ge 3 ] || { sed -n '7,13s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+suite_lib=$root/lib
+. "$suite_lib/exitcodes.sh"
+ksrc=$1 out=$2
+shift 2
+for p in "$@"; do
+	[ -f "$p" ] || { echo "patch-check: $p: no such patch file" >&2; exit "$EXIT_USAGE"; }
+done
+[ -f "$ksrc/Makefile" ] && grep -q '^VERSION = ' "$ksrc/Makefile" && [ -f "$ksrc/scripts/kconfig/merge_config.sh" ] ||
+	{ echo "patch-check: $ksrc is not a kernel source tree (no top Makefile with VERSION, no scripts/kconfig)" >&2
+	  exit "$EXIT_NOT_KERNEL_TREE"; }
+ksrc=$(cd "$ksrc" && pwd)
+builds=${BUILDS:-$root/.output/own/$(basename "$ksrc")-pc}
+PC_BUILD=${PC_BUILD:-sh $here/build-kernel.sh}
+PC_CHECK=${PC_CHECK:-pc_check_guest}
+mkdir -p "$out/patches" "$builds" || exit 1
+out=$(cd "$out" && pwd) builds=$(cd "$builds" && pwd)
+# What is applied to the tree, so that a run killed before it took them
+# out again (SIGKILL, power) is undone by the next one.
+marker=$ksrc/.patch-check-applied
+
+say() { echo "  PATCHCHK $*"; }
+
+# The patches applied (the marker's list), last first, taken out.
+unapply() {
+	[ -f "$marker" ] || return 0
+	tac "$marker" | while read -r p; do
+		patch -d "$ksrc" -p1 -R -s -f <"$p" >/dev/null 2>&1 ||
+			echo "patch-check: cannot take $p out of $ksrc again: restore the tree" >&2
+	done
+	rm -f "$marker"
+}
+
+# Each patch, checked by a dry run on the tree as the ones before it left
+# it, then applied (the exit trap takes them out again).
+apply_all() {
+	: >"$marker"
+	i=0
+	for p in "$@"; do
+		i=$((i + 1))
+		kept=$out/patches/$(printf '%02d' $i)-$(basename "$p")
+		cp "$p" "$kept"
+		if ! why=$(patch -d "$ksrc" -p1 -N -s --dry-run <"$kept" 2>&1); then
+			echo "patch-check: $p does not apply to $ksrc: $(echo "$why" | head -n 1)" >&2
+			return 1
+		fi
+		patch -d "$ksrc" -p1 -N -s <"$kept" >/dev/null && echo "$kept" >>"$marker"
+	done
+}
+
+# build SIDE: the kernel of SIDE into BUILDS/SIDE, its KERNEL= MODULES=
+# words into $out/SIDE.kernel; a failed build leaves no image.
+build() {
+	side=$1 t0=$(date +%s)
+	say "build $side kernel into $builds/$side"
+	rm -f "$out/$side.kernel"
+	LOCALVERSION=-$side $PC_BUILD "$ksrc" "$builds/$side" >"$out/build-$side.log" 2>&1
+	rc=$?
+	words=$(tail -n 1 "$out/build-$side.log")
+	case $rc:$words in
+	0:KERNEL=*MODULES=*) ;;
+	*)	rm -f "$builds/$side/arch/x86/boot/bzImage"
+		echo "patch-check: the $side kernel does not build (log: $out/build-$side.log):" >&2
+		tail -n 5 "$out/build-$side.log" | sed 's/^/  /' >&2
+		return 1 ;;
+	esac
+	echo "$words" >"$out/$side.kernel"
+	say "build $side: $(($(date +%s) - t0)) s"
+}
+
+# The guest half of make check on an own kernel, into DIR.
+pc_check_guest() {
+	if [ -n "${CHECKS:-}" ]; then
+		rm -rf "$3" && mkdir -p "$3"
+		# shellcheck disable=SC2086
+		make -C "$root" --no-print-directory -k O="${O:-$root/.output}" KERNEL="$1" MODULES="$2" CHECK="$3" $CHECKS
+	else
+		make -C "$root" --no-print-directory O="${O:-$root/.output}" KERNEL="$1" MODULES="$2" CHECK="$3" check-kernel
+	fi
+}
+
+check() {
+	side=$1
+	eval "$(cat "$out/$side.kernel")"
+	say "guest jobs on the $side kernel ($(basename "$MODULES"))"
+	$PC_CHECK "$KERNEL" "$MODULES" "$out/$side" >"$out/check-$side.log" 2>&1
+	ls "$out/$side"/*.tap >/dev/null 2>&1 ||
+		{ echo "patch-check: the guest jobs on the $side kernel left no KTAP file (log: $out/check-$side.log)" >&2
+		  return 1; }
+	grep -h ' passed, ' "$out/check-$side.log" | tail -n 1 | sed "s/^ */  PATCHCHK $side: /"
+}
+
+trap 'unapply' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+[ -f "$marker" ] && { say "taking out the patches an earlier run left applied"; unapply; }
+build base || exit "$EXIT_BUILD_FAILED"
+apply_all "$@" || exit "$EXIT_PATCH_FAILED"
+build patched || exit "$EXIT_BUILD_FAILED"
+unapply
+check base && check patched || exit "$EXIT_RUNTIME"
+awk -v fixes="${FIXES:-}" -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
+	side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap >"$out/report.txt"
+rc=$?
+cat "$out/report.txt"
+case $rc in
+0) exit "$EXIT_OK" ;;
+3) exit "$EXIT_NOT_FIXED" ;;
+4) exit "$EXIT_CHECK_FAILED" ;;
+*) exit "$EXIT_RUNTIME" ;;
+esac
