@@ -15,10 +15,17 @@
 #   CHECKS    the guest jobs (make targets; default: every one of make check)
 #   FIXES     the id of a finding (validate/known-bugs.txt) the patches must
 #             fix: its tests must pass on the patched kernel (XPASS)
+#   GATE      1 (default): also a gate run on each kernel (the gate's
+#             scenarios and the copy-on-write ones, GATE_SETS=gate,gate-cow,
+#             with the breakdown) and the gate, base against patched: what
+#             the patch costs, in the report; 0: none
 #   PC_BUILD  the build command, called as PC_BUILD KSRC BUILD with
 #             LOCALVERSION set; its last line "KERNEL=... MODULES=..."
 #   PC_CHECK  the check command, called as PC_CHECK KERNEL MODULES DIR: KTAP
-#             files into DIR (the host test gives fakes of both)
+#             files into DIR
+#   PC_GATE_RUN, PC_GATE  a gate run (PC_GATE_RUN KERNEL MODULES RUN_DIR) and
+#             the gate (PC_GATE BASE_RUN NEW_RUN OUT); the host test gives
+#             fakes of all four
 # Exit: 0 no test got worse (and FIXES fixed); 14 a test got worse; 20 KSRC
 # is no kernel tree; 21 a patch does not apply (the tree is left as it was);
 # 22 a kernel did not build (no image left); 23 FIXES still shows; 2 usage.
@@ -40,6 +47,10 @@ ksrc=$(cd "$ksrc" && pwd)
 builds=${BUILDS:-$root/.output/own/$(basename "$ksrc")-pc}
 PC_BUILD=${PC_BUILD:-sh $here/build-kernel.sh}
 PC_CHECK=${PC_CHECK:-pc_check_guest}
+PC_GATE_RUN=${PC_GATE_RUN:-pc_gate_run}
+PC_GATE=${PC_GATE:-pc_gate}
+GATE=${GATE:-1}
+case $GATE in 0 | 1) ;; *) echo "patch-check: GATE=$GATE: 0 or 1" >&2; exit "$EXIT_USAGE" ;; esac
 mkdir -p "$out/patches" "$builds" || exit 1
 out=$(cd "$out" && pwd) builds=$(cd "$builds" && pwd)
 # What is applied to the tree, so that a run killed before it took them
@@ -106,15 +117,65 @@ pc_check_guest() {
 	fi
 }
 
+pc_make() { make -C "$root" --no-print-directory O="${O:-$root/.output}" "$@"; }
+pc_gate_run() { pc_make KERNEL="$1" MODULES="$2" RUN_DIR="$3" GATE_SETS=gate,gate-cow BREAKDOWN=1 gate-run; }
+pc_gate() { pc_make BASE="$1" NEW="$2" GATE_OUT="$3" gate; }
+
+# gate_side SIDE: a gate run on SIDE's kernel into OUT/gate-SIDE.
+gate_side() {
+	side=$1 t0=$(date +%s)
+	eval "$(cat "$out/$side.kernel")"
+	if [ "$side" = base ] && reuse gate-run "$out/gate-base"; then
+		return 0
+	fi
+	say "gate run on the $side kernel"
+	rm -rf "$out/gate-$side"
+	$PC_GATE_RUN "$KERNEL" "$MODULES" "$out/gate-$side" >"$out/gate-run-$side.log" 2>&1 ||
+		{ echo "patch-check: the gate run on the $side kernel failed (log: $out/gate-run-$side.log)" >&2; return 1; }
+	say "gate run $side: $(($(date +%s) - t0)) s"
+	[ "$side" != base ] || keep gate-run "$out/gate-base"
+}
+
+# The gate, base against patched: its verdict table into OUT/gate.txt.
+gate_both() {
+	gate_side base && gate_side patched || return 1
+	$PC_GATE "$out/gate-base" "$out/gate-patched" "$out/gate" >"$out/gate.txt" 2>&1
+	gate_rc=$?
+	case $gate_rc in
+	0 | "$EXIT_REGRESSION" | "$EXIT_GATE_UNKNOWN") ;;
+	*) echo "patch-check: the gate failed, exit $gate_rc (log: $out/gate.txt)" >&2; return 1 ;;
+	esac
+}
+
+# The base side's results are kept in BUILDS/results/KEY, KEY the base
+# image's checksum, the suite's revision (and uncommitted changes) and what
+# was run: a second patch on the same base runs the patched side only.
+# reuse WHAT DST: a kept result of WHAT copied to DST (false: none kept);
+# keep WHAT SRC: SRC kept as WHAT's.
+base_key() {
+	eval "$(cat "$out/base.kernel")"
+	echo "$(cksum <"$KERNEL" | cut -d' ' -f1)-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)-$(git -C "$root" status --porcelain 2>/dev/null | cksum | cut -d' ' -f1)-$(echo "${CHECKS:-all}" | cksum | cut -d' ' -f1)"
+}
+kept_result() { echo "$builds/results/$(base_key)/$1"; }
+reuse() {
+	[ -d "$(kept_result "$1")" ] || return 1
+	rm -rf "$2" && cp -r "$(kept_result "$1")" "$2" && say "$1 on the base kernel: kept from an earlier run on the same base image"
+}
+keep() { rm -rf "$(kept_result "$1")" && mkdir -p "$(dirname "$(kept_result "$1")")" && cp -r "$2" "$(kept_result "$1")"; }
+
 check() {
 	side=$1
 	eval "$(cat "$out/$side.kernel")"
+	if [ "$side" = base ] && reuse checks "$out/base"; then
+		return 0
+	fi
 	say "guest jobs on the $side kernel ($(basename "$MODULES"))"
 	$PC_CHECK "$KERNEL" "$MODULES" "$out/$side" >"$out/check-$side.log" 2>&1
 	ls "$out/$side"/*.tap >/dev/null 2>&1 ||
 		{ echo "patch-check: the guest jobs on the $side kernel left no KTAP file (log: $out/check-$side.log)" >&2
 		  return 1; }
 	grep -h ' passed, ' "$out/check-$side.log" | tail -n 1 | sed "s/^ */  PATCHCHK $side: /"
+	[ "$side" != base ] || keep checks "$out/base"
 }
 
 trap 'unapply' EXIT
@@ -126,9 +187,15 @@ apply_all "$@" || exit "$EXIT_PATCH_FAILED"
 build patched || exit "$EXIT_BUILD_FAILED"
 unapply
 check base && check patched || exit "$EXIT_RUNTIME"
+[ "$GATE" = 0 ] || gate_both || exit "$EXIT_RUNTIME"
 awk -v fixes="${FIXES:-}" -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
 	side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap >"$out/report.txt"
 rc=$?
+if [ "$GATE" != 0 ]; then
+	{ echo ""
+	  echo "the gate, base -> patched (exit $gate_rc: $(exit_name "$gate_rc"); $out/gate/report.md):"
+	  sed 's/^/  /' "$out/gate.txt"; } >>"$out/report.txt"
+fi
 cat "$out/report.txt"
 case $rc in
 0) exit "$EXIT_OK" ;;

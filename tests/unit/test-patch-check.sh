@@ -68,10 +68,24 @@ mkdir -p "$dir"
 echo "  3 passed, 0 failed"
 EOF
 
+# The fake gate run records the kernel's mode; the fake gate finds the
+# reflinked row worse when the new run's kernel was fixed (exit 16).
+cat >"$tmp/gate-run.sh" <<'EOF'
+mkdir -p "$3" && cp "$1" "$3/mode"
+EOF
+cat >"$tmp/gate.sh" <<'EOF'
+mkdir -p "$3"
+if [ "$(cat "$2/mode")" = fixed ]; then
+	echo "xfs reflinked-none-sync median worse +812 % (metadata sync +100 %)"; exit 16
+fi
+echo "every row same"
+EOF
+
 # run NAME PATCH... [env before]: patch-check into $tmp/NAME, its status in rc.
 run() {
 	name=$1; shift
-	BUILDS=$tmp/builds PC_BUILD="sh $tmp/build.sh" PC_CHECK="sh $tmp/check.sh" \
+	GATE=1 BUILDS=$tmp/builds PC_BUILD="sh $tmp/build.sh" PC_CHECK="sh $tmp/check.sh" \
+		PC_GATE_RUN="sh $tmp/gate-run.sh" PC_GATE="sh $tmp/gate.sh" \
 		sh "$pc" "$tree" "$tmp/$name" "$@" >"$tmp/$name.out" 2>&1
 	rc=$?
 }
@@ -85,7 +99,9 @@ fix_reported() {
 	[ "$rc" = 0 ] || { echo "exit $rc: $(tail -n 5 "$tmp/fix.out")"; return 1; }
 	grep -q 'guest-syncorder:clean_xfs_reflinked: XFAIL -> XPASS' "$tmp/fix.out" &&
 		grep -q 'finding xfs-cow-entry-before-remap: fixed' "$tmp/fix.out" &&
-		grep -qx 'built broken' "$tmp/fix/build-base.log" && grep -qx 'built fixed' "$tmp/fix/build-patched.log" ||
+		grep -qx 'built broken' "$tmp/fix/build-base.log" && grep -qx 'built fixed' "$tmp/fix/build-patched.log" &&
+		grep -q 'the gate, base -> patched (exit 16: EXIT_REGRESSION' "$tmp/fix.out" &&
+		grep -q '  xfs reflinked-none-sync median worse' "$tmp/fix.out" ||
 		{ cat "$tmp/fix.out"; return 1; }
 	tree_untouched
 }
@@ -95,7 +111,9 @@ partial_not_fixed() {
 	grep -q 'STILL SHOWS on the patched kernel, in 1 of its 1 test' "$tmp/partial.out" &&
 		grep -q '  guest-syncorder:clean_xfs_reflinked: XFAIL' "$tmp/partial.out" &&
 		grep -q 'pte write fault (iomap flags SHARED' "$tmp/partial.out" &&
-		grep -q '^changed: 0' "$tmp/partial.out" || { cat "$tmp/partial.out"; return 1; }
+		grep -q '^changed: 0' "$tmp/partial.out" &&
+		grep -q 'checks on the base kernel: kept from an earlier run' "$tmp/partial.out" &&
+		[ ! -e "$tmp/partial/check-base.log" ] || { cat "$tmp/partial.out"; return 1; }
 	tree_untouched
 }
 regression_exit_14() {
