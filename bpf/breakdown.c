@@ -590,7 +590,9 @@ void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_v
 	fprintf(out, "[%s metadata sync]", fault_fs_name(k->fs));
 	fold_frames(out, wait_ips, DAXLAT_FOLD_DEPTH, true, sym, ctx);
 	fprintf(out, ";--");
-	if (k->part == BD_SLEEP) {
+	if (k->part == BD_ONCPU) {
+		fprintf(out, ";[on CPU]");
+	} else if (k->part == BD_SLEEP) {
 		fold_frames(out, other_ips, DAXLAT_FOLD_DEPTH, false, sym, ctx);
 		fprintf(out, ";%s", field(k->other_comm, DAXLAT_TASK_COMM_LEN, comm));
 	} else {

@@ -94,7 +94,8 @@ int bd_write_lines(FILE *out, const struct bd_store *st, bd_symbolize_fn sym, vo
  * --folded: one line of the folded-stack format (flame graph tools), in
  * offwaketime's layout: "[FS metadata sync];wait stack root->leaf;--;
  * waker stack leaf->root;waker NS", or for a runnable wait "...;--;
- * [runnable behind COMM] NS". A stack is DAXLAT_FOLD_DEPTH addresses, leaf
+ * [runnable behind COMM] NS", or for an on-CPU sample (--oncpu) "...;
+ * sampled stack root->leaf;--;[on CPU] NS". A stack is DAXLAT_FOLD_DEPTH addresses, leaf
  * first, 0-terminated; NULL for none.
  */
 void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_val *v,

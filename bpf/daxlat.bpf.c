@@ -35,6 +35,7 @@ const volatile bool entry_at_tp = false;
  * wakers (kallsyms, 0 where xfs is not loaded). */
 const volatile bool want_breakdown = false;
 const volatile bool want_folded = false;	/* --folded: the waits by stack pair */
+const volatile __u64 oncpu_period_ns = 0;	/* --oncpu: the sampling period */
 const volatile __u64 xfs_cil_push_fn = 0;
 const volatile __u64 xfs_ioend_fn = 0;
 
@@ -820,6 +821,29 @@ TP_PERF(sched_switch, sched_switch, bd_switch(ctx, ctx->prev_pid, ctx->next_pid,
 TP_PERF(sched_waking, sched_wakeup_template, bd_waking(ctx, ctx->pid))
 TP_PERF(sched_wakeup, sched_wakeup_template, bd_wakeup(ctx->pid))
 
+/* --oncpu: a cpu-clock sample (perf_event, every CPU) that finds a faulting
+ * thread on CPU in its metadata sync folds its kernel stack, a period's ns
+ * each: the on-CPU part of --folded, where the switches give only a sum. */
+SEC("perf_event")
+int bd_oncpu_sample(struct bpf_perf_event_data *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
+	struct bd_fold_val *v, zero = { 0 };
+	struct bd_fold_key k = { .other_stack = -1, .part = BD_ONCPU };
+
+	if (!tid || !b || b->state != BD_RUNNING)
+		return 0;
+	k.wait_stack = bpf_get_stackid(ctx, &bd_stacks, 0);
+	k.fs = b->s.fs;
+	v = lookup_or_init(&bd_folds, &k, &zero);
+	if (v) {
+		__sync_fetch_and_add(&v->ns, oncpu_period_ns);
+		__sync_fetch_and_add(&v->count, 1);
+	}
+	return 0;
+}
+
 /* Workers: the work item running, or the last one (kept after it returns:
  * what a worker does next, such as completing a flush, is for it). */
 static __always_inline int on_work_start(__u64 func)
@@ -974,9 +998,10 @@ static __always_inline int sync_exit(void)
 	hist_record(K_SYNC_FINISH, fi->size, fi->write, fi->sync, 0, fi->fs,
 		    bpf_ktime_get_ns() - t->sync_ts);
 	count(C_SYNC_FINISH);
-	t->sync_ts = 0;
-	if (want_breakdown)
+	/* After the fsync's exit its phase was reported and dropped (bd_end). */
+	if (want_breakdown && !t->fsync_end)
 		bd_drop();
+	t->sync_ts = 0;
 	return 0;
 }
 

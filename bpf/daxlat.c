@@ -18,7 +18,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <linux/perf_event.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -54,6 +56,7 @@ static struct env {
 	bool breakdown;	/* --breakdown (or --breakdown-out): implies phases */
 	const char *breakdown_out;
 	const char *folded_out;	/* --folded (implies --breakdown) */
+	long oncpu_hz;		/* --oncpu: 0, off */
 	const char *openmetrics;	/* --openmetrics */
 	enum bd_by by;	/* --by (implies --breakdown) */
 	long by_top;
@@ -129,7 +132,7 @@ static const char doc[] =
 "  8 the kernel has no BTF, 9 dax_iomap_fault cannot be traced.";
 
 enum { OPT_STACK_THRESHOLD = OPT_TOOL, OPT_TOP, OPT_SAMPLES_OUT, OPT_PROG_STATS, OPT_PHASES,
-       OPT_BREAKDOWN, OPT_BREAKDOWN_OUT, OPT_BY, OPT_BY_TOP, OPT_FOLDED, OPT_OPENMETRICS };
+       OPT_BREAKDOWN, OPT_BREAKDOWN_OUT, OPT_BY, OPT_BY_TOP, OPT_FOLDED, OPT_ONCPU, OPT_OPENMETRICS };
 /* More slowest-fault stacks than anybody reads; bounds the memory. */
 #define DAXLAT_TOP_MAX	10000
 
@@ -162,6 +165,9 @@ static const struct argp_option opts[] = {
 	{ "folded", OPT_FOLDED, "FILE", 0, "Also write the metadata sync's waits as folded stacks to FILE, "
 	  "for flame graph tools: the faulting thread's stack as it slept, '--', its waker's as it woke "
 	  "it (offwaketime's layout), in ns (implies --breakdown)", 0 },
+	{ "oncpu", OPT_ONCPU, "HZ", 0, "With --folded, also sample the faulting thread's kernel stack HZ times "
+	  "a second while it is on CPU in the metadata sync: its on-CPU time by stack, lines ending "
+	  "'--;[on CPU]' (a perf cpu-clock event per CPU)", 0 },
 	{ "openmetrics", OPT_OPENMETRICS, "FILE", 0, "Also keep FILE a Prometheus text exposition of the "
 	  "run's histograms (seconds), counters and breakdowns, rewritten whole at every report (for "
 	  "node_exporter's textfile collector)", 0 },
@@ -216,6 +222,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.folded_out = arg;
 		env.breakdown = env.phases = true;
 		break;
+	case OPT_ONCPU:
+		env.oncpu_hz = argp_parse_long(arg, "rate for --oncpu", 1, 100000, state);
+		break;
 	case OPT_OPENMETRICS:
 		env.openmetrics = arg;
 		break;
@@ -246,6 +255,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "-p and -c exclude each other");
 		if (env.top && env.stack_threshold_us >= 0)
 			argp_error(state, "--top and --stack-threshold exclude each other");
+		if (env.oncpu_hz && !env.folded_out)
+			argp_error(state, "--oncpu needs --folded: its samples go to the folded stacks");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -257,6 +268,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 static struct probe_set probes;
 static struct bpf_link *fork_link;
+static struct bpf_link **oncpu_links;	/* --oncpu: a sampling event per CPU */
+static int oncpu_ncpus;
 static struct ksyms *ksyms;	/* for stack symbols; the probe layer's */
 static struct om_state *om;	/* --openmetrics: the run's totals */
 static struct bd_store breakdowns;	/* --breakdown: every fault, or those since the last report */
@@ -302,6 +315,8 @@ static void *open_skel(const void *cfg)
 		skel->rodata->exit_at_tp = exit_at_tp;
 		skel->rodata->want_breakdown = env.breakdown;
 		skel->rodata->want_folded = env.folded_out != NULL;
+		skel->rodata->oncpu_period_ns = env.oncpu_hz ? 1000000000ULL / env.oncpu_hz : 0;
+		bpf_program__set_autoload(skel->progs.bd_oncpu_sample, env.oncpu_hz > 0);
 		skel->rodata->xfs_cil_push_fn = ksym_addr("xlog_cil_push_work");
 		skel->rodata->xfs_ioend_fn = ksym_addr("xlog_ioend_work");
 	}
@@ -314,6 +329,10 @@ static void detach_all(void)
 {
 	probe_detach(&probes);
 	destroy_links(&fork_link, 1);
+	if (oncpu_links)
+		destroy_links(oncpu_links, oncpu_ncpus);
+	free(oncpu_links);
+	oncpu_links = NULL;
 }
 
 /* dax_iomap_fault did not attach: why, one line. */
@@ -1305,6 +1324,40 @@ static void load_stack_symbols(void)
 			"stacks will not be symbolized\n");
 }
 
+/* --oncpu: @prog on a cpu-clock sampling event of every online CPU (an
+ * offline one, ENODEV, is left out). 0 or -errno. */
+static int attach_oncpu(struct bpf_program *prog, long hz)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr), .freq = 0, .sample_period = 1000000000ULL / hz,
+	};
+	int n = libbpf_num_possible_cpus();
+
+	if (n <= 0)
+		return n ? n : -ENODEV;
+	oncpu_links = calloc(n, sizeof(*oncpu_links));
+	if (!oncpu_links)
+		return -ENOMEM;
+	oncpu_ncpus = n;
+	for (int cpu = 0; cpu < n; cpu++) {
+		int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+		if (fd < 0 && errno == ENODEV)
+			continue;
+		if (fd < 0)
+			return -errno;
+		oncpu_links[cpu] = bpf_program__attach_perf_event(prog, fd);
+		if (!oncpu_links[cpu]) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+	}
+	return 0;
+}
+
 /* Load and attach; *skelp is set (for cleanup) as soon as it exists.
  * EXIT_OK, or the exit status. */
 static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skelp)
@@ -1337,6 +1390,10 @@ static int load_and_attach(const struct trace_cfg *cfg, struct daxlat_bpf **skel
 		fprintf(stderr, "daxlat: cannot attach fs_dax's dax_pte_fault_done and "
 			"dax_pmd_fault_done, where the faults end under kprobes "
 			"(--fentry to use fexit)\n");
+		return EXIT_NO_PROBE;
+	}
+	if (env.oncpu_hz && (err = attach_oncpu((*skelp)->progs.bd_oncpu_sample, env.oncpu_hz))) {
+		fprintf(stderr, "daxlat: cannot sample on-CPU stacks (--oncpu): %s\n", strerror(-err));
 		return EXIT_NO_PROBE;
 	}
 	if (env.opt.cmd) {

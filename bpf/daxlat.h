@@ -183,10 +183,11 @@ struct bd_sample {
 /* --folded: the metadata sync's waits by stack pair, summed in the kernel. */
 #define DAXLAT_FOLD_DEPTH	64
 struct bd_fold_key {
-	__s32 wait_stack;		/* the faulting thread's kernel stack as it left the CPU */
+	__s32 wait_stack;		/* the faulting thread's kernel stack as it left the CPU
+					 * (BD_ONCPU: as sampled on it) */
 	__s32 other_stack;		/* its waker's at sched_waking; -1 for a runnable wait */
 	__u8 fs;
-	__u8 part;			/* BD_SLEEP or BD_RUNQ */
+	__u8 part;			/* BD_SLEEP, BD_RUNQ, or BD_ONCPU (--oncpu) */
 	__u8 pad[2];
 	char other_comm[DAXLAT_TASK_COMM_LEN];	/* the waker, or the task that held the CPU */
 };

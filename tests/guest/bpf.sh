@@ -78,7 +78,7 @@ for fs in $(fs_list); do
 		${fs}_sync_phases ${fs}_sync_metadata_logged \
 		${fs}_empty_nosync_counts ${fs}_prealloc_sync_counts ${fs}_fallocated_sync_counts \
 		${fs}_kprobes_same_counts ${fs}_raw_tp_same_counts ${fs}_without_phases_lean \
-		${fs}_breakdown_adds_up ${fs}_breakdown_block_io ${fs}_breakdown_waits_on_journal ${fs}_breakdown_per_fault_lines ${fs}_folded_stacks ${fs}_openmetrics_file
+		${fs}_breakdown_adds_up ${fs}_breakdown_block_io ${fs}_breakdown_waits_on_journal ${fs}_breakdown_per_fault_lines ${fs}_folded_stacks ${fs}_oncpu_stacks ${fs}_openmetrics_file
 done
 ktap_plan by_file_finds_inodes by_cgroup_finds_groups breakdown_text_adds_up
 ktap_plan assertions_can_fail text_output_adds_up phase_samples_per_fault stacks_top3 stacks_threshold_all \
@@ -379,9 +379,10 @@ fi
 # to the journal (ext4: a jbd2 commit, spread over its tracepoints, that
 # woke the thread or held its CPU; xfs: the CIL push or log I/O worker).
 BD_N=256
+ONCPU_HZ=4999
 for fs in $(fs_list); do
 	run ${fs}_breakdown --breakdown --breakdown-out $OUT/${fs}_bd.txt --folded $OUT/${fs}_folded.txt \
-		--openmetrics $OUT/${fs}.prom -- \
+		--oncpu $ONCPU_HZ --openmetrics $OUT/${fs}.prom -- \
 		-f /mnt/$fs/bd -n $BD_N $(scenario_args empty-none-sync)
 	expect ${fs}_breakdown_adds_up ${fs}_breakdown "(.breakdown[] | select(.fs == \"$fs\")) as \$b |
 		\$b.faults == $BD_N and \$b.faults == .counters.metadata_syncs and
@@ -439,6 +440,7 @@ for fs in $(fs_list); do
 	waits=$(jq "(.breakdown[] | select(.fs == \"$fs\")) | .asleep_ns + .runnable_ns" $OUT/${fs}_breakdown.json 2>/dev/null)
 	ktap_begin ${fs}_folded_stacks
 	if why=$(awk -v fs=$fs -v want="${waits:-x}" -v sleeper="$sleeper" -v waker="$waker" '
+		/;--;\[on CPU\] [0-9]+$/ { next }
 		{ n++; if ($0 !~ "^\\[" fs " metadata sync\\];.*;--;.* [0-9]+$") { print "line " NR ": " substr($0, 1, 120); exit 1 }
 		  sum += $NF; split($0, half, ";--;")
 		  if (half[1] ~ sleeper && half[2] ~ waker) hit += $NF }
@@ -449,6 +451,28 @@ for fs in $(fs_list); do
 		ktap_pass ${fs}_folded_stacks
 	else
 		ktap_fail ${fs}_folded_stacks "$why"
+	fi
+	# --oncpu: the sampled on-CPU stacks estimate the breakdown's on-CPU
+	# sum (a period's ns a sample: within -35/+50 % at >= 50 samples, about
+	# 15 % of statistical error at that count), and 95 % of them under
+	# dax_finish_sync_fault (phase 2 is its fsync call; a deeper stack than
+	# the 64 frames kept would lose that root).
+	oncpu=$(jq "(.breakdown[] | select(.fs == \"$fs\")) | .on_cpu_ns" $OUT/${fs}_breakdown.json 2>/dev/null)
+	ktap_begin ${fs}_oncpu_stacks
+	if why=$(awk -v fs=$fs -v want="${oncpu:-x}" -v period=$((1000000000 / ONCPU_HZ)) '
+		!/;--;\[on CPU\] [0-9]+$/ { next }
+		{ sum += $NF; if ($0 ~ /;dax_finish_sync_fault(;|$)/) inside += $NF }
+		END { n = sum / period
+		  if (want !~ /^[0-9]+$/) { print "no breakdown on-CPU sum"; exit 1 }
+		  if (n < 50) { print n " samples (" sum " ns), want >= 50 (on CPU " want " ns)"; exit 1 }
+		  if (sum < 0.65 * want || sum > 1.5 * want) { print "samples " sum " ns vs on CPU " want " ns"; exit 1 }
+		  if (inside < 0.95 * sum) { print inside " of " sum " ns under dax_finish_sync_fault"; exit 1 }
+		  printf "%d samples, %.0f%% of the on-CPU sum\n", n, 100 * sum / want }' \
+		$OUT/${fs}_folded.txt 2>&1); then
+		ktap_diag "$fs --oncpu: $why"
+		ktap_pass ${fs}_oncpu_stacks
+	else
+		ktap_fail ${fs}_oncpu_stacks "$why"
 	fi
 	# --openmetrics: the exposition is whole (ends in # EOF) and counts
 	# what the JSON counted (promtool lints it on the host: test_metrics).
