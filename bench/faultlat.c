@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -47,15 +49,15 @@
 #define MAX_REPS	100000ULL
 #define MAX_WRITERS	64ULL
 
-enum file_state { STATE_EMPTY, STATE_PREALLOC, STATE_FALLOCATED };
+enum file_state { STATE_EMPTY, STATE_PREALLOC, STATE_FALLOCATED, STATE_REFLINKED };
 enum fault_size { FAULT_PTE, FAULT_PMD };
 enum load_kind { LOAD_NONE, LOAD_COPY };
 enum fault_order { ORDER_SEQ, ORDER_RANDOM };
 static const char *const order_names[] = { "seq", "random" };
 
-static const char *const state_names[] = { "empty", "prealloc", "fallocated" };
+static const char *const state_names[] = { "empty", "prealloc", "fallocated", "reflinked" };
 /* The cover letter's wording, for the default label. */
-static const char *const state_words[] = { "empty", "preallocated", "fallocated" };
+static const char *const state_words[] = { "empty", "preallocated", "fallocated", "reflinked" };
 static const char *const fault_size_names[] = { "pte", "pmd" };
 static const char *const load_names[] = { "none", "copy" };
 
@@ -88,6 +90,7 @@ struct run {
 	const char *path;		/* FILE, or writer K's FILE.wK */
 	int fd;
 	bool file_exists;		/* we created path: unlink it */
+	int reflink_src_fd;		/* --state reflinked: the clone's source, unlinked, open */
 	char *map;
 	size_t map_len;
 	size_t file_size;
@@ -163,7 +166,7 @@ static const struct argp_option opts[] = {
 			   "Map with MAP_SHARED_VALIDATE|MAP_SYNC (default MAP_SHARED)",
 			   "Run even if the file is not on a DAX mapping", "Progress on stderr"),
 	{ "pages", 'n', "N", 0, "Pages to fault (default 512)", 0 },
-	{ "state", 's', "STATE", 0, "File before mapping: empty (holes, default), prealloc (blocks allocated and written), fallocated (unwritten extents)", 0 },
+	{ "state", 's', "STATE", 0, "File before mapping: empty (holes, default), prealloc (blocks allocated and written), fallocated (unwritten extents), reflinked (a FICLONE of a written file: every block shared, each first write a copy-on-write fault; xfs with reflink)", 0 },
 	{ "fault-size", OPT_FAULT_SIZE, "pte|pmd", 0, "pte: MADV_NOHUGEPAGE, one fault per 4 KiB (default); pmd: one fault per 2 MiB", 0 },
 	{ "load", 'l', "none|copy", 0, "Background load: copy = a child copies a file on the same filesystem (default none)", 0 },
 	{ "order", OPT_ORDER, "seq|random", 0, "Pages faulted in file order (default) or in one shuffled order, the same every run (each page once, as fio's randwrite)", 0 },
@@ -203,7 +206,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 					MAX_PAGES);
 		break;
 	case 's':
-		env.state = cli_choice_arg("--state", arg, state_names, 3);
+		env.state = cli_choice_arg("--state", arg, state_names, 4);
 		break;
 	case OPT_FAULT_SIZE:
 		env.fault_size = cli_choice_arg("--fault-size", arg, fault_size_names, 2);
@@ -307,6 +310,36 @@ static int create_fresh_file(struct run *r)
 	return err;
 }
 
+/* The file as a clone (FICLONE) of a written, synced source, which is
+ * unlinked at once and kept open: its blocks stay shared, and nothing is
+ * left behind. */
+static int make_reflinked(struct run *r)
+{
+	char src[PATH_MAX];
+	int fd, err;
+
+	if (r->reflink_src_fd >= 0)
+		close(r->reflink_src_fd);
+	r->reflink_src_fd = -1;
+	if (snprintf(src, sizeof(src), "%s.reflink-src", r->path) >= (int)sizeof(src))
+		return cli_fail_errno(ENAMETOOLONG, "reflink source for %s", r->path);
+	fd = open(src, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return cli_fail_errno(errno, "create %s", src);
+	unlink(src);
+	r->reflink_src_fd = fd;
+	if (fallocate(fd, 0, 0, (off_t)r->file_size))
+		return cli_fail_errno(errno, "fallocate %s", src);
+	if ((err = fill_file(fd, r->file_size, 0xa5)))
+		return cli_fail_errno(err, "write %s", src);
+	if (fsync(fd))
+		return cli_fail_errno(errno, "fsync %s", src);
+	if (ioctl(r->fd, FICLONE, fd))
+		return cli_fail_errno(errno, "--state reflinked: FICLONE into %s (a filesystem with "
+				      "reflink, such as xfs -m reflink=1)", r->path);
+	return 0;
+}
+
 static int prepare_file_state(struct run *r)
 {
 	int err;
@@ -332,6 +365,10 @@ static int prepare_file_state(struct run *r)
 	case STATE_FALLOCATED:
 		if (fallocate(r->fd, 0, 0, (off_t)r->file_size))
 			return cli_fail_errno(errno, "fallocate %s", r->path);
+		break;
+	case STATE_REFLINKED:
+		if ((err = make_reflinked(r)))
+			return err;
 		break;
 	}
 	/*
@@ -808,6 +845,7 @@ static int plan_writers(struct run *r)
 			return cli_fail_errno(ENOMEM, "writer %u's file name", r->nr_wfiles + 1);
 		f->path = path;
 		f->fd = -1;
+		f->reflink_src_fd = -1;
 		f->file_size = r->file_size;
 		f->stride = r->stride;
 		f->faults_per_rep = r->faults_per_rep;
@@ -834,6 +872,8 @@ static void free_writers(struct run *r, bool remove)
 		unmap_file(f);
 		if (f->fd >= 0)
 			close(f->fd);
+		if (f->reflink_src_fd >= 0)
+			close(f->reflink_src_fd);
 		if (f->file_exists && remove)
 			unlink(f->path);
 		free((char *)f->path);
@@ -1228,7 +1268,7 @@ static int size_the_run(struct run *r)
 
 int main(int argc, char **argv)
 {
-	struct run r = { .fd = -1, .load_report_fd = -1, .fs_name = "unknown" };
+	struct run r = { .fd = -1, .reflink_src_fd = -1, .load_report_fd = -1, .fs_name = "unknown" };
 	char default_label_buf[128];
 	const char *label;
 	int err;
@@ -1270,6 +1310,8 @@ cleanup:
 	stop_load(&r, false);
 	if (r.fd >= 0)
 		close(r.fd);
+	if (r.reflink_src_fd >= 0)
+		close(r.reflink_src_fd);
 	if (r.file_exists && (err || !env.keep))
 		unlink(env.target.path);
 	free_writers(&r, err || !env.keep);

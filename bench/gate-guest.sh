@@ -29,6 +29,10 @@ DAXLAT=daxlat
 [ -f /job/daxlat-costly ] && chmod +x /job/daxlat-costly && DAXLAT=/job/daxlat-costly
 echo "tool=$DAXLAT" >>/tmp/meta
 
+# on_fs FS SCENARIO: FS can give the scenario's file state (reflinked:
+# xfs only; vm/guest/filesystems.txt).
+on_fs() { fs_has_state "$1" "$(scenario_field "$2" state)"; }
+
 # rotate N WORDS...: the words, starting at the Nth (mod their count).
 rotate() {
 	n=$1; shift
@@ -41,6 +45,7 @@ rotate() {
 # slower (ext4's journal, caches), by up to 10 % of its later runs.
 for fs in $(fs_list); do
 	for scen in $SCENARIOS; do
+		on_fs "$fs" "$scen" || continue
 		faultlat -n "$PAGES" $(scenario_args "$scen") -f "/mnt/$fs/gate" >/dev/null 2>/tmp/e ||
 			fail "faultlat $fs $scen: $(head -n 1 /tmp/e)"
 	done
@@ -50,6 +55,7 @@ round=1
 while [ $round -le "$ROUNDS" ]; do
 	for fs in $(fs_list); do
 		for scen in $(rotate $round $SCENARIOS); do
+			on_fs "$fs" "$scen" || continue
 			settle
 			on_cpu0 faultlat -n "$PAGES" $(scenario_args "$scen") -f "/mnt/$fs/gate" \
 				--samples-out /tmp/s.txt >/dev/null 2>/tmp/e || fail "faultlat $fs $scen: $(head -n 1 /tmp/e)"
@@ -75,6 +81,7 @@ if [ "$PHASES" = 1 ]; then
 		[ "$(scenario_field "$scen" sync)" = sync ] && [ "$(scenario_field "$scen" state)" != prealloc ] || continue
 		: >/tmp/pcmd
 		for fs in $(fs_list); do
+			on_fs "$fs" "$scen" || continue
 			echo "faultlat -n $PAGES $(scenario_args "$scen") -f /mnt/$fs/gate >/dev/null" >>/tmp/pcmd
 		done
 		settle

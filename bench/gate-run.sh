@@ -30,7 +30,12 @@ icount) export ICOUNT ;;
 wall) unset ICOUNT ;;
 *) echo "MEASURE=$MEASURE: must be icount or wall" >&2; exit 2 ;;
 esac
-SCENARIOS=$(scenarios gate | tr '\n' ' ')
+# GATE_SETS: the scenario sets gated (bench/scenarios.txt), gate by default;
+# make patch-check adds gate-cow (reflinked files: xfs's copy-on-write faults).
+GATE_SETS=${GATE_SETS:-gate}
+case $GATE_SETS in *[!a-z,-]* | '') echo "GATE_SETS=$GATE_SETS: scenario set names, comma-separated" >&2; exit 2 ;; esac
+SCENARIOS=$(for set in $(echo "$GATE_SETS" | tr , ' '); do scenarios "$set"; done | awk '!seen[$0]++' | tr '\n' ' ')
+[ -n "$SCENARIOS" ] || { echo "GATE_SETS=$GATE_SETS: no scenario in bench/scenarios.txt" >&2; exit 2; }
 nscen=$(echo $SCENARIOS | wc -w)
 BENCH_FILES=
 if [ "$DELAY_NS" -gt 0 ]; then

@@ -46,12 +46,14 @@ PHASES ?= 1
 # BREAKDOWN=1: and one run under daxlat --breakdown, whose files make gate
 # explains a worse verdict with (results/gate-explain.sh).
 BREAKDOWN ?= 0
+# GATE_SETS: the scenario sets of bench/scenarios.txt a gate run measures.
+GATE_SETS ?= gate
 # The function fault_delay.ko delays (bench/delay/fault_delay.c).
 DELAY_FUNC ?= dax_iomap_fault
 DELAY_KO := $(KOUT)/kmod/fault_delay.ko
 GATE_RUN_ENV = $(VM_ENV) O=$(O) PAGES=$(PAGES) ROUNDS=$(GATE_ROUNDS) BOOTS=$(BOOTS) MEASURE=$(MEASURE) \
 	ICOUNT=$(ICOUNT) DELAY_NS=$(DELAY_NS) DELAY_KO=$(DELAY_KO) DELAY_FUNC=$(DELAY_FUNC) PHASES=$(PHASES) \
-	BREAKDOWN=$(BREAKDOWN)
+	BREAKDOWN=$(BREAKDOWN) GATE_SETS=$(GATE_SETS)
 
 $(DELAY_KO): bench/delay/fault_delay.c bench/delay/Kbuild mk/kmod.sh $(GUEST_STAMP) | $(KOUT)/kmod
 	$(call msg,KMOD,$@)
@@ -130,6 +132,11 @@ $(foreach v,GATE_ROUNDS BOOTS BASELINE_BOOTS AA_N POWER_TRIALS,$(if $(call is_co
 $(if $(strip $(POWER_DELAYS)),,$(error POWER_DELAYS is empty: one or more delays in ns (default 430 860 2150 4300 10700 28600 71400)))
 $(foreach w,$(POWER_DELAYS),$(if $(call is_count,$(w),9),,\
 	$(error POWER_DELAYS='$(POWER_DELAYS)': '$(w)' is not a whole number of ns from 1 (9 digits at most))))
+# GATE_SETS: sets that have rows in bench/scenarios.txt.
+comma := ,
+SCENARIO_SETS := $(shell awk '!/^\#/ && NF >= 7 { n = split($$7, s, ","); for (i = 1; i <= n; i++) print s[i] }' bench/scenarios.txt | sort -u)
+$(foreach w,$(subst $(comma), ,$(GATE_SETS)),$(if $(filter $(w),$(SCENARIO_SETS)),,\
+	$(error GATE_SETS=$(GATE_SETS): '$(w)' is no scenario set of bench/scenarios.txt ($(SCENARIO_SETS)))))
 STUDY_ID = $(shell date -u +%Y%m%dT%H%M%SZ)-$(shell git rev-parse --short HEAD 2>/dev/null)
 .PHONY: gate-aa gate-power
 gate-aa: all $(INITRD) $(DELAY_KO)

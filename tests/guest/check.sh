@@ -71,7 +71,8 @@ ktap_plan pmem_namespaces_fsdax ext4_mount_dax xfs_mount_dax mapsync_accepted_ex
 	mapsync_accepted_xfs mapsync_refused_nondax_ext4 mapsync_refused_tmpfs \
 	faultlat_rejects_nondax_path faultlat_rejects_bad_state faultlat_label_is_first_line \
 	$(awk '{ print $2 }' /tmp/benches) faultlat_existing_file_untouched \
-	faultlat_pmd_rounding_said faultlat_pmd_fallback_detected faultlat_pte_on_misaligned_xfs
+	faultlat_pmd_rounding_said faultlat_reflinked_xfs faultlat_reflinked_refused_ext4 \
+	faultlat_pmd_fallback_detected faultlat_pte_on_misaligned_xfs
 ktap_start
 
 ktap_check pmem_namespaces_fsdax pmem_expect 2
@@ -120,6 +121,19 @@ pmd_rounding() {
 		{ echo "JSON: $(head -c 300 /tmp/r.json)"; return 1; }
 }
 ktap_check faultlat_pmd_rounding_said pmd_rounding
+
+# --state reflinked: a clone of a written file (every first write a
+# copy-on-write fault), its source unlinked at once: nothing is left but
+# the file, which the run removes. ext4 has no FICLONE: one line, exit 1.
+reflinked() {
+	faultlat -n 64 -s reflinked --sync --json -f /mnt/xfs/rl >/tmp/rl.json 2>/tmp/rl.err || { cat /tmp/rl.err; return 1; }
+	jq -e '.state == "reflinked" and .faults == 64' /tmp/rl.json >/dev/null || { echo "JSON: $(head -c 300 /tmp/rl.json)"; return 1; }
+	left=$(ls /mnt/xfs | grep '^rl' | tr '\n' ' ')
+	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
+}
+ktap_check faultlat_reflinked_xfs reflinked
+expect_exit faultlat_reflinked_refused_ext4 1 'state reflinked: FICLONE into /mnt/ext4/rl .*Operation not supported' \
+	-n 8 -s reflinked --sync -f /mnt/ext4/rl
 
 # PMD faults that fall back to PTE are an error (the pagemap check passed in
 # every PMD bench_* above); PTE faults there are fine. The default mkfs.xfs

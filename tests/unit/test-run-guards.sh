@@ -140,6 +140,7 @@ ktap_check make_power_delays_empty make_refused gate-power POWER_DELAYS= "POWER_
 ktap_check make_gate_rounds_named make_refused gate-run GATE_ROUNDS=abc "GATE_ROUNDS=abc: must be a whole number of at least 1"
 ktap_check make_gate_rounds_too_large make_refused gate-run GATE_ROUNDS=10000000 "GATE_ROUNDS=10000000: must be a whole number"
 ktap_check make_boots_zero make_refused gate-run BOOTS=00 "BOOTS=00: must be a whole number of at least 1"
+ktap_check make_gate_sets_unknown make_refused gate-run GATE_SETS=gate,cow "GATE_SETS=gate,cow: 'cow' is no scenario set"
 ktap_check make_baseline_boots_named make_refused baseline BASELINE_BOOTS=abc "BASELINE_BOOTS=abc: must be a whole number"
 ktap_check make_good_counts_accepted make_accepts
 ktap_check study_aa_n_zero study_refused "gate-study: N=0: must be a whole number of at least 1 (make gate-aa: AA_N)" aa 0 "$tmp/study"
