@@ -108,3 +108,18 @@ $(O)/tests/checker-rules/test_syncorder-%: tests/unit/test_syncorder.c validate/
 check-conformance: $(SYNCORDER) $(MAPCONFORM) $(INITRD) $(QEMU_STAMP) | $(CHECK)
 	@echo '  TEST     MAP_SYNC interface conformance matrix (QEMU $(ACCEL), kernel $(GUEST_KVER))'
 	$(Q)$(VM_ENV) O=$(O) sh tests/host/guest.sh conformance
+
+# make finding-repro [FINDING=ID] [REPRO_N=8]: the finding's standalone
+# reproducer (validate/findings/ID: repro.c, repro.sh; no BPF, no suite tool
+# in the guest) through REPRO_N crash and verify boots of the guest kernel
+# (KERNEL= MODULES= for your own): validate/findings/README.md.
+FINDING ?= xfs-cow-entry-before-remap
+REPRO_N ?= 8
+REPRO_BIN := $(O)/findings/repro-$(FINDING)
+$(REPRO_BIN): validate/findings/$(FINDING)/repro.c
+	$(call msg,CCLD,$@)
+	$(Q)mkdir -p $(dir $@) && $(CC) -O2 -Wall -Werror -static $< -o $@
+.PHONY: finding-repro
+finding-repro: $(REPRO_BIN) $(INITRD) $(QEMU_STAMP)
+	$(Q)$(VM_ENV) REPRO_BIN=$(REPRO_BIN) sh validate/findings/vm-repro.sh $(FINDING) $(REPRO_N) \
+		results/runs/repro-$(FINDING)-$(GUEST_KVER)-$(shell date -u +%Y%m%dT%H%M%SZ)
