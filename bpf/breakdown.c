@@ -588,6 +588,8 @@ void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_v
 	char comm[DAXLAT_TASK_COMM_LEN + 1];
 
 	fprintf(out, "[%s metadata sync]", fault_fs_name(k->fs));
+	if (k->part == BD_ONCPU && !wait_ips)
+		fprintf(out, ";[no stack]");
 	fold_frames(out, wait_ips, DAXLAT_FOLD_DEPTH, true, sym, ctx);
 	fprintf(out, ";--");
 	if (k->part == BD_ONCPU) {

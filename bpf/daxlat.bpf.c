@@ -16,6 +16,10 @@
 #include "common.bpf.h"
 #include "xfs.bpf.h"
 
+#ifndef barrier
+#define barrier() asm volatile("" ::: "memory")
+#endif
+
 #define VM_SYNC			0x00800000	/* include/linux/mm.h, bit 23 */
 
 /* Set by user space before load (and common.bpf.h's). */
@@ -465,7 +469,9 @@ TP_PERF(pmd_start, dax_pmd_fault_class, fault_open_tp(ctx->dev, ctx->ino, ctx->v
 
 /* ---- --breakdown: the metadata sync across threads (daxlat.h) ----------- */
 
-enum { BD_RUNNING, BD_RUNNABLE, BD_ASLEEP };
+/* BD_ENDED: the phase is over, its sample on the way (--oncpu's samples
+ * of the ring buffer's wake-up are the tracer's, not the phase's). */
+enum { BD_RUNNING, BD_RUNNABLE, BD_ASLEEP, BD_ENDED };
 
 /* The bios completed on a device so far and their latency (block_bio_queue
  * -> block_bio_complete; the flushes: REQ_PREFLUSH or REQ_FUA). A phase's
@@ -500,6 +506,12 @@ struct bd_state {
 	char pend_comm[DAXLAT_TASK_COMM_LEN];
 	__s32 wait_sid;			/* --folded: its stack as it left the CPU */
 	__s32 pend_sid;			/* ... the waker's, -1 if none */
+	__u64 cpu_ts;			/* --oncpu: on-CPU time folded up to here */
+	__s32 cpu_sid;			/* ... the last sample's stack in this time on CPU */
+	__u8 sampling;			/* --oncpu samples may fold: set last at the phase
+					 * start, cleared first at its end (a sample is a
+					 * timer interrupt: it can fall into those hooks,
+					 * not into sched_switch's, which runs with them off) */
 	struct bio_totals bio0;		/* its device's bios at the phase start */
 };
 
@@ -565,9 +577,9 @@ static __always_inline void bd_start(const struct fault_info *fi, __u64 now)
 	b = bpf_map_lookup_elem(&insync, &tid);
 	if (!b)
 		return;
-	b->ts = now;
+	b->ts = b->cpu_ts = now;
 	b->state = BD_RUNNING;
-	b->wait_sid = b->pend_sid = -1;
+	b->wait_sid = b->pend_sid = b->cpu_sid = -1;
 	b->s.tid = tid;
 	b->s.tgid = id >> 32;
 	b->s.fs = fi->fs;
@@ -576,9 +588,43 @@ static __always_inline void bd_start(const struct fault_info *fi, __u64 now)
 	__builtin_memcpy(b->s.file, fi->name, sizeof(b->s.file));
 	sched_info_now(&b->run_delay0, &b->pcount0);
 	bio_totals_now(fi->dev, &b->bio0);
+	barrier();
+	b->sampling = 1;
 }
 
-static __always_inline void bd_end(__u64 start, __u64 now)
+/* The phase ends: no sample may fold past this point (before its end's
+ * time is read). */
+static __always_inline void bd_stop_sampling(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
+
+	if (b)
+		b->sampling = 0;
+	barrier();
+}
+
+/* --oncpu: the on-CPU time [b->cpu_ts, @now) under stack @sid (-1: none
+ * sampled). A sample folds the time since the one before; leaving the CPU,
+ * or the phase, the rest goes under the last sample's stack, or the stack
+ * the thread left the CPU with: the folded on-CPU time adds up to the
+ * breakdown's, and the stacks share it as sampled. */
+static __always_inline void bd_fold_oncpu(struct bd_state *b, __s32 sid, __u64 now)
+{
+	struct bd_fold_key k = { .wait_stack = sid, .other_stack = -1, .fs = b->s.fs, .part = BD_ONCPU };
+	struct bd_fold_val *v, zero = { 0 };
+
+	if (now <= b->cpu_ts)
+		return;
+	v = lookup_or_init(&bd_folds, &k, &zero);
+	if (v) {
+		__sync_fetch_and_add(&v->ns, now - b->cpu_ts);
+		__sync_fetch_and_add(&v->count, 1);
+	}
+	b->cpu_ts = now;
+}
+
+static __always_inline void bd_end(void *ctx, __u64 start, __u64 now)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
@@ -588,10 +634,16 @@ static __always_inline void bd_end(__u64 start, __u64 now)
 
 	if (!b)
 		return;
-	if (b->state == BD_RUNNING)
+	if (b->state == BD_RUNNING) {
 		b->s.part[BD_ONCPU] += now - b->ts;
-	else
+		/* Not sampled since it came on CPU: the stack it ends with. */
+		if (oncpu_period_ns)
+			bd_fold_oncpu(b, b->cpu_sid >= 0 ? b->cpu_sid :
+				      bpf_get_stackid(ctx, &bd_stacks, 0), now);
+	} else {
 		b->s.broken = 1;
+	}
+	b->state = BD_ENDED;
 	sched_info_now(&run_delay, &pcount);
 	b->s.run_delay = run_delay - b->run_delay0;
 	b->s.pcount = pcount - b->pcount0;
@@ -746,14 +798,18 @@ static __always_inline int bd_switch(void *ctx, __u32 prev_tid, __u32 next_tid, 
 
 	b = bpf_map_lookup_elem(&insync, &prev_tid);
 	if (b) {
-		if (b->state == BD_RUNNING)
-			b->s.part[BD_ONCPU] += now - b->ts;
-		else
-			b->s.broken = 1;
-		b->state = runnable ? BD_RUNNABLE : BD_ASLEEP;
-		b->ts = now;
 		if (want_folded)
 			b->wait_sid = bpf_get_stackid(ctx, &bd_stacks, 0);
+		if (b->state == BD_RUNNING) {
+			b->s.part[BD_ONCPU] += now - b->ts;
+			if (oncpu_period_ns)
+				bd_fold_oncpu(b, b->cpu_sid >= 0 ? b->cpu_sid : b->wait_sid, now);
+		} else {
+			b->s.broken = 1;
+		}
+		b->state = runnable ? BD_RUNNABLE : BD_ASLEEP;
+		b->ts = now;
+		b->cpu_sid = -1;
 	}
 	b = bpf_map_lookup_elem(&insync, &next_tid);
 	if (b) {
@@ -766,7 +822,7 @@ static __always_inline int bd_switch(void *ctx, __u32 prev_tid, __u32 next_tid, 
 		}
 		b->s.switch_ins++;
 		b->state = BD_RUNNING;
-		b->ts = now;
+		b->ts = b->cpu_ts = now;
 	}
 	return 0;
 }
@@ -822,25 +878,21 @@ TP_PERF(sched_waking, sched_wakeup_template, bd_waking(ctx, ctx->pid))
 TP_PERF(sched_wakeup, sched_wakeup_template, bd_wakeup(ctx->pid))
 
 /* --oncpu: a cpu-clock sample (perf_event, every CPU) that finds a faulting
- * thread on CPU in its metadata sync folds its kernel stack, a period's ns
- * each: the on-CPU part of --folded, where the switches give only a sum. */
+ * thread on CPU in its metadata sync folds the time since its last sample
+ * (or since it came on CPU) under its kernel stack as sampled. */
 SEC("perf_event")
 int bd_oncpu_sample(struct bpf_perf_event_data *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct bd_state *b = bpf_map_lookup_elem(&insync, &tid);
-	struct bd_fold_val *v, zero = { 0 };
-	struct bd_fold_key k = { .other_stack = -1, .part = BD_ONCPU };
+	__u64 now;
 
-	if (!tid || !b || b->state != BD_RUNNING)
+	if (!tid || !b || !b->sampling || b->state != BD_RUNNING)
 		return 0;
-	k.wait_stack = bpf_get_stackid(ctx, &bd_stacks, 0);
-	k.fs = b->s.fs;
-	v = lookup_or_init(&bd_folds, &k, &zero);
-	if (v) {
-		__sync_fetch_and_add(&v->ns, oncpu_period_ns);
-		__sync_fetch_and_add(&v->count, 1);
-	}
+	now = bpf_ktime_get_ns();
+	b->cpu_sid = bpf_get_stackid(ctx, &bd_stacks, 0);
+	bd_fold_oncpu(b, b->cpu_sid, now);
+	count(C_ONCPU_SAMPLES);
 	return 0;
 }
 
@@ -1008,7 +1060,7 @@ static __always_inline int sync_exit(void)
 /* Only the fsync a sync fault issues (the first inside it): any other
  * finds no sync_ts, or a fsync_end already set. Every task's fsync comes
  * here: the look-up does not create storage. */
-static __always_inline int fsync_exit(void)
+static __always_inline int fsync_exit(void *ctx)
 {
 	struct task_state *t = task_state(false);
 	struct fault_info *fi;
@@ -1017,10 +1069,12 @@ static __always_inline int fsync_exit(void)
 	if (!t || !t->sync_ts || t->fsync_end)
 		return 0;
 	fi = &t->fault;
+	if (oncpu_period_ns)
+		bd_stop_sampling();
 	now = bpf_ktime_get_ns();
 	hist_record(K_PHASE2, fi->size, fi->write, fi->sync, 0, fi->fs, now - t->sync_ts);
 	if (want_breakdown)
-		bd_end(t->sync_ts, now);
+		bd_end(ctx, t->sync_ts, now);
 	count(C_METADATA_SYNCS);
 	t->fsync_end = now;
 	return 0;
@@ -1029,7 +1083,7 @@ static __always_inline int fsync_exit(void)
 HOOK_ENTRY(sync, sync_entry())
 HOOK_EXIT_NORET(sync, sync_exit())
 
-HOOK_EXIT_NORET(fsync, fsync_exit())
+HOOK_EXIT_NORET(fsync, fsync_exit(ctx))
 
 /* ---- the filesystem's fault handler (targets chosen at run time) -------- */
 

@@ -167,7 +167,7 @@ static const struct argp_option opts[] = {
 	  "it (offwaketime's layout), in ns (implies --breakdown)", 0 },
 	{ "oncpu", OPT_ONCPU, "HZ", 0, "With --folded, also sample the faulting thread's kernel stack HZ times "
 	  "a second while it is on CPU in the metadata sync: its on-CPU time by stack, lines ending "
-	  "'--;[on CPU]' (a perf cpu-clock event per CPU)", 0 },
+	  "'--;[on CPU]', each sample the time since the last (a perf cpu-clock event per CPU)", 0 },
 	{ "openmetrics", OPT_OPENMETRICS, "FILE", 0, "Also keep FILE a Prometheus text exposition of the "
 	  "run's histograms (seconds), counters and breakdowns, rewritten whole at every report (for "
 	  "node_exporter's textfile collector)", 0 },
@@ -460,6 +460,7 @@ static const struct {
 	[C_SAMPLES_LOST] = { "samples_lost", "phase samples lost (ring buffer full)" },
 	[C_BD_LOST] = { "breakdowns_lost", "breakdowns lost (ring buffer full)", true, true },
 	[C_BD_BROKEN] = { "breakdowns_out_of_order", "breakdowns with a transition out of order", true, true },
+	[C_ONCPU_SAMPLES] = { "oncpu_samples", "on-CPU samples in metadata syncs (--oncpu)", true, true },
 	[C_DEV_UNMAPPED] = { "faults_fs_unknown", "faults on a device not in the mount table (fs: other)" },
 };
 

@@ -103,6 +103,7 @@ enum daxlat_counter {
 	C_SAMPLES_LOST,		/* phase samples dropped: ring buffer full */
 	C_BD_LOST,		/* breakdown samples dropped: ring buffer full */
 	C_BD_BROKEN,		/* breakdowns with a transition out of order */
+	C_ONCPU_SAMPLES,	/* --oncpu samples that found a faulting thread on CPU in its metadata sync */
 	C_DEV_UNMAPPED,		/* faults opened at a start tracepoint on a device of no
 				 * filesystem daxlat read in the mount table */
 	C_NR
