@@ -402,6 +402,26 @@ fig_breakdown_blockio() {
 	source_line "$1" "From"
 }
 
+# The faulting thread's on-CPU time in its metadata sync, by what it was
+# doing (daxlat --oncpu's samples in the bpf job's folded files): the
+# first frame below the filesystem's fsync that says what it is.
+fig_oncpu_stacks() {
+	echo "| kernel | fs | on CPU in phase 2, ms | samples | what the faulting thread does on CPU (share of that time) |"
+	echo "|---|---|---|---|---|"
+	for k in $(cd "$1" && ls -d */ | tr -d / | sort -V); do
+		for fs in ext4 xfs; do
+			f=$1/$k/daxlat-folded-$fs.txt
+			[ -s "$f" ] || die "$f: missing (make check-bpf GUEST=$k)"
+			n=$(sed -n "s/^# $fs --oncpu: \([0-9]*\) samples.*/\1/p" "$1/$k/guest-bpf.tap")
+			awk -v k="$k" -v fs="$fs" -v samples="${n:-?}" -f results/oncpu-parts.awk "$f" ||
+				die "$f: no on-CPU samples (daxlat --oncpu)"
+		done
+	done
+	echo
+	echo "daxlat --folded --oncpu $(meta_get "$1/meta.txt" hz): a perf cpu-clock sample on each CPU folds the faulting thread's on-CPU time since its last sample under the stack it sampled (the folded time equals the breakdown's on-CPU sum; the split among stacks is a sampling estimate), grouped by the first telling frame of the stack (results/oncpu-parts.awk). $(meta_get "$1/meta.txt" what); kernels $(meta_get "$1/meta.txt" kernels); QEMU $(meta_get "$1/meta.txt" qemu); $(meta_get "$1/meta.txt" cpu); $(meta_get "$1/meta.txt" runs) run; suite revision $(meta_get "$1/meta.txt" revision)."
+	source_line "$1" "From"
+}
+
 fig_exit_codes() {
 	echo "| code | name | meaning |"
 	echo "|---|---|---|"
