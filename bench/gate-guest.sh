@@ -28,10 +28,13 @@ TOOL_SCENARIOS=$(scenarios gate-tool)
 DAXLAT=daxlat
 [ -f /job/daxlat-costly ] && chmod +x /job/daxlat-costly && DAXLAT=/job/daxlat-costly
 echo "tool=$DAXLAT" >>/tmp/meta
-
 # on_fs FS SCENARIO: FS can give the scenario's file state (reflinked:
 # xfs only; vm/guest/filesystems.txt).
 on_fs() { fs_has_state "$1" "$(scenario_field "$2" state)"; }
+
+# The scenarios a filesystem cannot give, not run (make gate skips them).
+echo "SCENARIOS_ABSENT=$(for fs in $(fs_list); do for scen in $SCENARIOS; do
+	on_fs "$fs" "$scen" || printf '%s:%s ' "$fs" "$scen"; done; done)" >>/tmp/meta
 
 # rotate N WORDS...: the words, starting at the Nth (mod their count).
 rotate() {

@@ -13,9 +13,12 @@
 # Environment:
 #   BUILDS    where the build folders live (BUILDS/base, BUILDS/patched)
 #   CHECKS    the guest jobs (make targets; default: every one of make check)
+#   TAG       in the kernels' release names (6.12.95-TAG-base): runs of
+#             different trees or configs side by side do not share the
+#             kernel's folder under .output/kernels
 #   FIXES     the id of a finding (validate/known-bugs.txt) the patches must
 #             fix: its tests must pass on the patched kernel (XPASS)
-#   GATE      1 (default): also a gate run on each kernel (the gate's
+#   WITH_GATE 1 (default): also a gate run on each kernel (the gate's
 #             scenarios and the copy-on-write ones, GATE_SETS=gate,gate-cow,
 #             with the breakdown) and the gate, base against patched: what
 #             the patch costs, in the report; 0: none
@@ -49,8 +52,8 @@ PC_BUILD=${PC_BUILD:-sh $here/build-kernel.sh}
 PC_CHECK=${PC_CHECK:-pc_check_guest}
 PC_GATE_RUN=${PC_GATE_RUN:-pc_gate_run}
 PC_GATE=${PC_GATE:-pc_gate}
-GATE=${GATE:-1}
-case $GATE in 0 | 1) ;; *) echo "patch-check: GATE=$GATE: 0 or 1" >&2; exit "$EXIT_USAGE" ;; esac
+WITH_GATE=${WITH_GATE:-1}
+case $WITH_GATE in 0 | 1) ;; *) echo "patch-check: WITH_GATE=$WITH_GATE: 0 or 1" >&2; exit "$EXIT_USAGE" ;; esac
 mkdir -p "$out/patches" "$builds" || exit 1
 out=$(cd "$out" && pwd) builds=$(cd "$builds" && pwd)
 # What is applied to the tree, so that a run killed before it took them
@@ -92,7 +95,7 @@ build() {
 	side=$1 t0=$(date +%s)
 	say "build $side kernel into $builds/$side"
 	rm -f "$out/$side.kernel"
-	LOCALVERSION=-$side $PC_BUILD "$ksrc" "$builds/$side" >"$out/build-$side.log" 2>&1
+	LOCALVERSION=-${TAG:+$TAG-}$side $PC_BUILD "$ksrc" "$builds/$side" >"$out/build-$side.log" 2>&1
 	rc=$?
 	words=$(tail -n 1 "$out/build-$side.log")
 	case $rc:$words in
@@ -119,7 +122,9 @@ pc_check_guest() {
 
 pc_make() { make -C "$root" --no-print-directory O="${O:-$root/.output}" "$@"; }
 pc_gate_run() { pc_make KERNEL="$1" MODULES="$2" RUN_DIR="$3" GATE_SETS=gate,gate-cow BREAKDOWN=1 gate-run; }
-pc_gate() { pc_make BASE="$1" NEW="$2" GATE_OUT="$3" gate; }
+# The gate's own exit status (16 worse, 17 unknown): not through make,
+# which turns every failing status into 2.
+pc_gate() { (cd "$root" && GATE="${O:-$root/.output}/bin/gate" sh results/gate-report.sh "$1" "$2" "$3"); }
 
 # gate_side SIDE: a gate run on SIDE's kernel into OUT/gate-SIDE.
 gate_side() {
@@ -187,11 +192,11 @@ apply_all "$@" || exit "$EXIT_PATCH_FAILED"
 build patched || exit "$EXIT_BUILD_FAILED"
 unapply
 check base && check patched || exit "$EXIT_RUNTIME"
-[ "$GATE" = 0 ] || gate_both || exit "$EXIT_RUNTIME"
+[ "$WITH_GATE" = 0 ] || gate_both || exit "$EXIT_RUNTIME"
 awk -v fixes="${FIXES:-}" -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
 	side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap >"$out/report.txt"
 rc=$?
-if [ "$GATE" != 0 ]; then
+if [ "$WITH_GATE" != 0 ]; then
 	{ echo ""
 	  echo "the gate, base -> patched (exit $gate_rc: $(exit_name "$gate_rc"); $out/gate/report.md):"
 	  sed 's/^/  /' "$out/gate.txt"; } >>"$out/report.txt"
