@@ -84,7 +84,7 @@ EOF
 # run NAME PATCH... [env before]: patch-check into $tmp/NAME, its status in rc.
 run() {
 	name=$1; shift
-	GATE=1 BUILDS=$tmp/builds PC_BUILD="sh $tmp/build.sh" PC_CHECK="sh $tmp/check.sh" \
+	WITH_GATE=1 BUILDS=$tmp/builds PC_BUILD="sh $tmp/build.sh" PC_CHECK="sh $tmp/check.sh" \
 		PC_GATE_RUN="sh $tmp/gate-run.sh" PC_GATE="sh $tmp/gate.sh" \
 		sh "$pc" "$tree" "$tmp/$name" "$@" >"$tmp/$name.out" 2>&1
 	rc=$?
