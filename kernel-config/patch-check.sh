@@ -161,7 +161,9 @@ base_key() {
 	eval "$(cat "$out/base.kernel")"
 	echo "$(cksum <"$KERNEL" | cut -d' ' -f1)-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)-$(git -C "$root" status --porcelain 2>/dev/null | cksum | cut -d' ' -f1)-$(echo "${CHECKS:-all}" | cksum | cut -d' ' -f1)"
 }
-kept_result() { echo "$builds/results/$(base_key)/$1"; }
+# The key is computed once, after the base build (a checksum of the image
+# and a git status each time was work repeated for every look-up).
+kept_result() { echo "$base_results/$1"; }
 reuse() {
 	[ -d "$(kept_result "$1")" ] || return 1
 	rm -rf "$2" && cp -r "$(kept_result "$1")" "$2" && say "$1 on the base kernel: kept from an earlier run on the same base image"
@@ -188,6 +190,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 [ -f "$marker" ] && { say "taking out the patches an earlier run left applied"; unapply; }
 build base || exit "$EXIT_BUILD_FAILED"
+base_results=$builds/results/$(base_key)
 apply_all "$@" || exit "$EXIT_PATCH_FAILED"
 build patched || exit "$EXIT_BUILD_FAILED"
 unapply
