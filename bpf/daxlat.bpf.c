@@ -604,6 +604,18 @@ static __always_inline void bd_stop_sampling(void)
 	barrier();
 }
 
+/* --folded: @d ns more, and one more count, under key @k. */
+static __always_inline void fold_add(const struct bd_fold_key *k, __u64 d)
+{
+	static const struct bd_fold_val zero;
+	struct bd_fold_val *v = lookup_or_init(&bd_folds, k, &zero);
+
+	if (v) {
+		__sync_fetch_and_add(&v->ns, d);
+		__sync_fetch_and_add(&v->count, 1);
+	}
+}
+
 /* --oncpu: the on-CPU time [b->cpu_ts, @now) under stack @sid (-1: none
  * sampled). A sample folds the time since the one before; leaving the CPU,
  * or the phase, the rest goes under the last sample's stack, or the stack
@@ -612,15 +624,10 @@ static __always_inline void bd_stop_sampling(void)
 static __always_inline void bd_fold_oncpu(struct bd_state *b, __s32 sid, __u64 now)
 {
 	struct bd_fold_key k = { .wait_stack = sid, .other_stack = -1, .fs = b->s.fs, .part = BD_ONCPU };
-	struct bd_fold_val *v, zero = { 0 };
 
 	if (now <= b->cpu_ts)
 		return;
-	v = lookup_or_init(&bd_folds, &k, &zero);
-	if (v) {
-		__sync_fetch_and_add(&v->ns, now - b->cpu_ts);
-		__sync_fetch_and_add(&v->count, 1);
-	}
+	fold_add(&k, now - b->cpu_ts);
 	b->cpu_ts = now;
 }
 
@@ -735,15 +742,10 @@ static __always_inline void bd_fold(struct bd_state *b, int part, __u64 d)
 		.fs = b->s.fs,
 		.part = part,
 	};
-	struct bd_fold_val *v, zero = { 0 };
 
 	if (b->pending)
 		__builtin_memcpy(k.other_comm, b->pend_comm, sizeof(k.other_comm));
-	v = lookup_or_init(&bd_folds, &k, &zero);
-	if (v) {
-		__sync_fetch_and_add(&v->ns, d);
-		__sync_fetch_and_add(&v->count, 1);
-	}
+	fold_add(&k, d);
 }
 
 /* The wait [b->ts, @now) in @part (asleep, or runnable), charged to the
