@@ -177,7 +177,7 @@ PC_OUT ?= results/runs/patch-check-$(shell date -u +%Y%m%dT%H%M%SZ)
 patch-check: all $(QEMU_STAMP)
 	$(Q)[ -n "$(KSRC)" ] && [ -n "$(PATCH)" ] || { echo "make patch-check: KSRC=DIR and PATCH='FILE...' are required" >&2; exit 2; }
 	$(Q)sh mk/deps.sh $(KBUILD_PACKAGES)
-	$(Q)O=$(O) BUILDS=$(PC_BUILDS) CHECKS='$(CHECKS)' FIXES='$(FIXES)' TAG='$(TAG)' WITH_GATE='$(WITH_GATE)' \
+	$(Q)O=$(O) BUILDS=$(PC_BUILDS) CHECKS='$(CHECKS)' CONFIRM='$(CONFIRM)' FIXES='$(FIXES)' TAG='$(TAG)' WITH_GATE='$(WITH_GATE)' \
 		sh kernel-config/patch-check.sh $(KSRC) $(PC_OUT) $(PATCH)
 .PHONY: kernel-source
 kernel-source:

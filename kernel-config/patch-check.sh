@@ -22,6 +22,8 @@
 #             scenarios and the copy-on-write ones, GATE_SETS=gate,gate-cow,
 #             with the breakdown) and the gate, base against patched: what
 #             the patch costs, in the report; 0: none
+#   CONFIRM   how many more times the jobs of changed tests run on each
+#             kernel before a change counts (default 1; 0: none)
 #   PC_BUILD  the build command, called as PC_BUILD KSRC BUILD with
 #             LOCALVERSION set; its last line "KERNEL=... MODULES=..."
 #   PC_CHECK  the check command, called as PC_CHECK KERNEL MODULES DIR: KTAP
@@ -54,6 +56,8 @@ PC_GATE_RUN=${PC_GATE_RUN:-pc_gate_run}
 PC_GATE=${PC_GATE:-pc_gate}
 WITH_GATE=${WITH_GATE:-1}
 case $WITH_GATE in 0 | 1) ;; *) echo "patch-check: WITH_GATE=$WITH_GATE: 0 or 1" >&2; exit "$EXIT_USAGE" ;; esac
+CONFIRM=${CONFIRM:-1}
+case $CONFIRM in "" | *[!0-9]*) echo "patch-check: CONFIRM=$CONFIRM: a number of runs" >&2; exit "$EXIT_USAGE" ;; esac
 mkdir -p "$out/patches" "$builds" || exit 1
 out=$(cd "$out" && pwd) builds=$(cd "$builds" && pwd)
 # What is applied to the tree, so that a run killed before it took them
@@ -185,6 +189,53 @@ check() {
 	[ "$side" != base ] || keep checks "$out/base"
 }
 
+# The make target whose job writes KTAP file NAME (NAME.tap), as the
+# Makefile's KERNEL_CHECKS and KERNEL_TAPS pair them.
+tap_job() {
+	case $1 in
+	guest-kernel-config) echo check-kconfig ;;
+	guest-check) echo check-guest ;;
+	bpf-files) echo check-bpf ;;
+	guest-native) echo check-native-mode ;;
+	crash) echo crash-check ;;
+	runner) echo check-runner ;;
+	guest-*) echo "check-${1#guest-}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# A changed test is a claim only once it shows again (LKP runs a job again
+# before it reports a change): the jobs holding changed tests run CONFIRM
+# more times on each kernel, into OUT/again-I-SIDE; the report counts a
+# test as worse only if every run again agreed.
+confirm() {
+	files=$(awk -v fixes="${FIXES:-}" -v list=changed -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
+		side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap)
+	jobs=
+	for f in $files; do
+		j=$(tap_job "$f") || continue
+		case " $jobs " in *" $j "*) ;; *) jobs="$jobs $j" ;; esac
+	done
+	[ -n "$jobs" ] || return 0
+	i=0
+	while [ "$i" -lt "$CONFIRM" ]; do
+		i=$((i + 1))
+		for side in base patched; do
+			eval "$(cat "$out/$side.kernel")"
+			say "run again ($i of $CONFIRM) on the $side kernel, for the changed tests:$jobs"
+			CHECKS=${jobs# } $PC_CHECK "$KERNEL" "$MODULES" "$out/again-$i-$side" >"$out/again-$i-$side.log" 2>&1
+		done
+	done
+}
+# again_args: the runs again as the report's _again sides.
+again_args() {
+	for side in base patched; do
+		ls "$out"/again-*-"$side"/*.tap >/dev/null 2>&1 || continue
+		echo "side=${side}_again"
+		ls "$out"/again-*-"$side"/*.tap
+	done
+}
+
 trap 'unapply' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -195,9 +246,10 @@ apply_all "$@" || exit "$EXIT_PATCH_FAILED"
 build patched || exit "$EXIT_BUILD_FAILED"
 unapply
 check base && check patched || exit "$EXIT_RUNTIME"
+[ "$CONFIRM" = 0 ] || confirm
 [ "$WITH_GATE" = 0 ] || gate_both || exit "$EXIT_RUNTIME"
 awk -v fixes="${FIXES:-}" -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
-	side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap >"$out/report.txt"
+	side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap $(again_args) >"$out/report.txt"
 rc=$?
 if [ "$WITH_GATE" != 0 ]; then
 	{ echo ""

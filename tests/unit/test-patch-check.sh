@@ -36,6 +36,7 @@ mkpatch fix fixed
 mkpatch partial partial
 mkpatch regress regressed
 mkpatch nobuild nobuild
+mkpatch flaky flaky
 printf -- '--- a/fs/none.c\n+++ b/fs/none.c\n@@ -1 +1 @@\n-x\n+y\n' >"$tmp/stale.patch"
 
 # The fake build: records the mode it compiled, fails on "nobuild" (or
@@ -54,6 +55,7 @@ EOF
 cat >"$tmp/check.sh" <<'EOF'
 mode=$(cat "$1") dir=$3
 mkdir -p "$dir"
+echo "${CHECKS:-all}" >"$dir/checks"
 {
 	echo "KTAP version 1"
 	echo "1..3"
@@ -63,7 +65,11 @@ mkdir -p "$dir"
 	*) echo "# clean_xfs_reflinked: 3 runs, first: pte write fault (iomap flags SHARED: copy-on-write)"
 	   echo "ok 2 clean_xfs_reflinked # XFAIL known kernel bug xfs-cow-entry-before-remap on 6.12.0: 96 of 192 entries change_after_insert" ;;
 	esac
-	if [ "$mode" = regressed ]; then echo "not ok 3 ext4_sync_counts # 0 NEEDDSYNC"; else echo "ok 3 ext4_sync_counts"; fi
+	# flaky: fails once, on the first run of the patched kernel only
+	case $mode:$dir in
+	regressed:* | flaky:*/flaky/patched) echo "not ok 3 ext4_sync_counts # 0 NEEDDSYNC" ;;
+	*) echo "ok 3 ext4_sync_counts" ;;
+	esac
 } >"$dir/guest-syncorder.tap"
 echo "  3 passed, 0 failed"
 EOF
@@ -120,7 +126,23 @@ regression_exit_14() {
 	run regress "$tmp/regress.patch"
 	[ "$rc" = "$EXIT_CHECK_FAILED" ] || { echo "exit $rc: $(tail -n 5 "$tmp/regress.out")"; return 1; }
 	grep -q 'guest-syncorder:ext4_sync_counts: PASS -> FAIL' "$tmp/regress.out" &&
+		grep -q "ext4_sync_counts: PASS -> FAIL (confirmed: the same when run again)" "$tmp/regress.out" &&
+		[ "$(cat "$tmp/regress/again-1-patched/checks")" = check-syncorder ] &&
+		[ "$(cat "$tmp/regress/again-1-base/checks")" = check-syncorder ] &&
 		grep -q '^got worse: 1' "$tmp/regress.out" || { cat "$tmp/regress.out"; return 1; }
+}
+# A test that fails once on the patched kernel and passes when its job
+# runs again: reported, not counted (exit 0); with CONFIRM=0 it counts.
+flaky_not_counted() {
+	run flaky "$tmp/flaky.patch"
+	[ "$rc" = 0 ] || { echo "exit $rc: $(tail -n 8 "$tmp/flaky.out")"; return 1; }
+	grep -q "ext4_sync_counts: PASS -> FAIL (NOT REPRODUCED, again: base PASS, patched PASS)" "$tmp/flaky.out" &&
+		grep -q "^got worse: 0" "$tmp/flaky.out" &&
+		grep -q "^worse once but not when run again (not counted): 1" "$tmp/flaky.out" || { cat "$tmp/flaky.out"; return 1; }
+	rm -rf "$tmp/flaky"
+	CONFIRM=0 run flaky "$tmp/flaky.patch"
+	[ "$rc" = "$EXIT_CHECK_FAILED" ] && [ ! -d "$tmp/flaky/again-1-patched" ] ||
+		{ echo "CONFIRM=0: exit $rc: $(tail -n 8 "$tmp/flaky.out")"; return 1; }
 }
 stale_patch_exit_21() {
 	run stale "$tmp/fix.patch" "$tmp/stale.patch"
@@ -166,6 +188,7 @@ ktap_start
 ktap_check fix_reported_as_xpass fix_reported
 ktap_check incomplete_fix_exit_23_names_the_test partial_not_fixed
 ktap_check regression_exit_14 regression_exit_14
+ktap_check flaky_change_not_reproduced_not_counted flaky_not_counted
 ktap_check stale_patch_exit_21_tree_untouched stale_patch_exit_21
 ktap_check patched_build_fails_exit_22 patched_build_fails_exit_22
 ktap_check base_build_fails_exit_22 base_build_fails_exit_22
