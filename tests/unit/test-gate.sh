@@ -6,7 +6,9 @@
 # (18) unless --force, --noise and --json say what they should. Malformed
 # input (issue 30) is refused with one line naming its file and line (19),
 # runs that cannot be compared are refused (18), a run is not compared with
-# itself (2), and nothing hangs (each gate under a timeout). KTAP output.
+# itself (2), a scenario a filesystem cannot give is not missing when
+# SCENARIOS_ABSENT names it, and nothing hangs (each gate under a timeout).
+# KTAP output.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -300,6 +302,20 @@ t_rows_missing_or_twice() {
 	g --base "$tmp/base" --new "$v"
 	refused 19 "twice_row/samples.txt:10: boot 2 ext4 empty-none-sync round 2 again (first on line 5)"
 }
+# A scenario meta.txt lists that a filesystem cannot give (a reflinked file
+# on ext4) is missing only when SCENARIOS_ABSENT does not name it, as a
+# whole word.
+t_scenarios_absent() {
+	variant absent && echo "SCENARIOS='empty-none-sync reflinked-none-sync'" >>"$v/meta.txt"
+	g --check "$v"
+	refused 19 "absent/samples.txt: no rows of ext4 reflinked-none-sync, which meta.txt's SCENARIOS lists" || return 1
+	echo "SCENARIOS_ABSENT='xfs:empty-none-sync ext4:reflinked-none ext4:reflinked-none-sync-x'" >>"$v/meta.txt"
+	g --check "$v"
+	refused 19 "no rows of ext4 reflinked-none-sync" || return 1
+	sed -i "s/^SCENARIOS_ABSENT=.*/SCENARIOS_ABSENT='xfs:reflinked-none-sync ext4:reflinked-none-sync'/" "$v/meta.txt"
+	g --check "$v"
+	want_rc 0
+}
 t_long_names() {
 	long=$(printf '%064d' 0 | tr 0 s)
 	variant longscen && awk -v s="$long" '{ $3 = s; print }' "$tmp/base/samples.txt" >"$v/samples.txt"
@@ -397,6 +413,7 @@ ktap_check phase_rows_with_phases_0_refused t_phases_zero
 ktap_check round_beyond_rounds_refused t_round_beyond
 ktap_check boot_beyond_boots_refused t_boot_beyond
 ktap_check rows_missing_or_twice_refused t_rows_missing_or_twice
+ktap_check scenarios_absent_by_design_not_missing t_scenarios_absent
 ktap_check long_names_refused t_long_names
 ktap_check crlf_named t_crlf
 ktap_check binary_bytes_refused t_binary
