@@ -93,9 +93,15 @@ range() {
 # The user-space scenarios of a samples file (the SCENARIO:PHASE rows of
 # daxlat's in-kernel phases are another measure, plotted apart; make
 # reproduce's tail-* and persist-* rows have their own tables).
-scenarios_of() { awk '$3 !~ /:/ && $3 !~ /^(tail|persist)-/ { print $3 }' "$1" | sort -u; }
-# Every row kind of both files: what a gate can overlay.
-rows_of_both() { awk '{ print $3 }' "$1" | sort -u >"$3.a"; awk '{ print $3 }' "$2" | sort -u | comm -12 "$3.a" -; rm -f "$3.a"; }
+# Per filesystem: a scenario one cannot give (a reflinked file on ext4,
+# meta.txt's SCENARIOS_ABSENT) has no rows there and no plot.
+scenarios_of() { awk -v fs="$2" '$2 == fs && $3 !~ /:/ && $3 !~ /^(tail|persist)-/ { print $3 }' "$1" | sort -u; }
+# Every row kind of both files on filesystem FS: what a gate can overlay.
+rows_of_both() {
+	awk -v fs="$3" '$2 == fs { print $3 }' "$1" | sort -u >"$4.a"
+	awk -v fs="$3" '$2 == fs { print $3 }' "$2" | sort -u | comm -12 "$4.a" -
+	rm -f "$4.a"
+}
 filesystems_of() { awk '{ print $2 }' "$1" | sort -u; }
 
 plot_run() {
@@ -104,7 +110,7 @@ plot_run() {
 	mkdir "$tmp/png"
 	for fs in $(filesystems_of "$samples"); do
 		cmd= hcmd=
-		for s in $(scenarios_of "$samples"); do
+		for s in $(scenarios_of "$samples" "$fs"); do
 			cdf "$samples" "$fs" "$s" "$tmp/cdf-$fs-$s"
 			hist "$samples" "$fs" "$s" "$tmp/hist-$fs-$s"
 			cmd="$cmd${cmd:+, }'$tmp/cdf-$fs-$s' using 1:2 with lines lw 2 title '$s'"
@@ -139,7 +145,7 @@ plot_gate() {
 	for fs in $(filesystems_of "$base"); do
 		cmd=
 		n=0
-		for s in $(rows_of_both "$base" "$new" "$tmp/rows"); do
+		for s in $(rows_of_both "$base" "$new" "$fs" "$tmp/rows"); do
 			cdf "$base" "$fs" "$s" "$tmp/b-$s"
 			cdf "$new" "$fs" "$s" "$tmp/n-$s"
 			n=$((n + 1))

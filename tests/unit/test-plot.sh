@@ -6,7 +6,8 @@
 # histogram loop), an empty or cut samples.txt are refused through the
 # gate's check and a cut phases JSON by plot.sh (exit 19, the file and line
 # named), under a timeout; a missing gate binary is one line; nothing half-written is left
-# behind (a gnuplot that fails midway leaves no PNG). KTAP output.
+# behind (a gnuplot that fails midway leaves no PNG); a scenario one
+# filesystem cannot give is plotted on the other only. KTAP output.
 # PLOT=: another plot.sh. The call contract is tested with fake gates; the
 # bad runs go through the real one (GATE, default .output/bin/gate): the
 # gate's --check is the one reader of a run, plot.sh adds only the names
@@ -81,6 +82,21 @@ sound_run() {
 $tmp/out1/latency-xfs.png" ] || { echo "printed: $(cat "$tmp/out")"; return 1; }
 	[ "$(ls -A "$tmp/out1" | tr '\n' ' ')" = "latency-ext4.png latency-xfs.png " ] || { echo "out: $(ls -A "$tmp/out1")"; return 1; }
 	[ "$(cat "$tmp/gate.log")" = "--check $tmp/run" ] || { echo "gate called: $(cat "$tmp/gate.log")"; return 1; }
+}
+# A scenario on one filesystem only (reflinked-none-sync: xfs can reflink,
+# ext4 cannot; meta.txt's SCENARIOS_ABSENT): plotted where it ran.
+one_fs_scenario() {
+	need_gnuplot || return 1
+	for r in cow cownew; do
+		rm -rf "$tmp/$r" && mkrun "$tmp/$r" &&
+			awk '$2 == "xfs" && $3 == "empty-none-sync" { $3 = "reflinked-none-sync"; print }' "$tmp/$r/samples.txt" >>"$tmp/$r/samples.txt"
+	done
+	plot "$tmp/gate-ok" run "$tmp/cow" "$tmp/out-cow"
+	[ "$rc" = 0 ] && [ "$(ls -A "$tmp/out-cow" | tr "\n" " ")" = "latency-ext4.png latency-xfs.png " ] ||
+		{ echo "run: exit $rc: $(head -c 300 "$tmp/err")"; return 1; }
+	plot "$tmp/gate-ok" gate "$tmp/cow" "$tmp/cownew" "$tmp/out-cowgate"
+	[ "$rc" = 0 ] && [ "$(ls -A "$tmp/out-cowgate" | tr "\n" " ")" = "gate-ext4.png gate-xfs.png " ] ||
+		{ echo "gate: exit $rc: $(head -c 300 "$tmp/err")"; return 1; }
 }
 gate_refusal() {
 	plot "$tmp/gate-refuses" run "$tmp/badnew" "$tmp/out2" && refused 19 "^gate: $tmp/badnew/samples.txt:2: " &&
@@ -165,6 +181,7 @@ heatmap_cut_line_refused() {
 ktap_plan_checks "$0"
 ktap_start
 ktap_check sound_run_plotted_after_gate_check sound_run
+ktap_check scenario_on_one_filesystem_plotted one_fs_scenario
 ktap_check gate_check_refusal_stops_plots gate_refusal
 ktap_check missing_gate_binary_one_line no_gate
 ktap_check bad_samples_refused_not_hung bad_samples
