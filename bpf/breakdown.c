@@ -588,7 +588,9 @@ void bd_fold_line(FILE *out, const struct bd_fold_key *k, const struct bd_fold_v
 	char comm[DAXLAT_TASK_COMM_LEN + 1];
 
 	fprintf(out, "[%s metadata sync]", fault_fs_name(k->fs));
-	if (k->part == BD_ONCPU && !wait_ips)
+	/* A wait whose stack the kernel could not give (bpf_get_stackid
+	 * failed) says so, as an on-CPU stretch without a sample does. */
+	if (!wait_ips)
 		fprintf(out, ";[no stack]");
 	fold_frames(out, wait_ips, DAXLAT_FOLD_DEPTH, true, sym, ctx);
 	fprintf(out, ";--");

@@ -174,6 +174,7 @@ static void test_fold_lines(struct ktap_case_ctx *t)
 	k.part = BD_RUNQ;
 	memcpy(k.other_comm, "kworker/0:1", 12);
 	bd_fold_line(f, &k, &v, wait, NULL, sym_fold, NULL);
+	bd_fold_line(f, &k, &v, NULL, NULL, sym_fold, NULL);
 	k.part = BD_ONCPU;
 	memset(k.other_comm, 0, sizeof(k.other_comm));
 	bd_fold_line(f, &k, &v, wait, NULL, sym_fold, NULL);
@@ -182,6 +183,7 @@ static void test_fold_lines(struct ktap_case_ctx *t)
 			  "__wake_up;kjournald2;jbd2/pmem0-8 12345\n"
 			  "[ext4 metadata sync];ext4_sync_file;jbd2_log_wait_commit;schedule;--;"
 			  "[runnable behind kworker/0:1] 12345\n"
+			  "[ext4 metadata sync];[no stack];--;[runnable behind kworker/0:1] 12345\n"
 			  "[ext4 metadata sync];ext4_sync_file;jbd2_log_wait_commit;schedule;--;"
 			  "[on CPU] 12345\n"), "got: %s", buf);
 }
