@@ -1,6 +1,8 @@
 # The faulting thread's on-CPU samples in its metadata sync (daxlat
 # --folded --oncpu: lines ending ";--;[on CPU] NS"), by what it was doing:
-# the first frame of the stack, root to leaf, found in the table below.
+# the first rule of the table below that a frame of the stack matches
+# (leaf first; the last rule matches every stack that reached the fsync:
+# a sample at its edges, where a trampoline may stop the unwinder).
 # One markdown row: | K | FS | ON-CPU MS | SAMPLES | part share, ... |
 # (-v k= fs= samples=).
 # Exit 1 without on-CPU samples.
@@ -13,7 +15,8 @@ BEGIN {
 		"jbd2_log_wait_commit=waiting for the commit\n" \
 		"file_write_and_wait_range|file_check_and_advance_wb_err=data writeback\n" \
 		"xfs_file_fsync|ext4_sync_file=the fsync itself\n" \
-		"bpf_.*|htab_.*|__bpf_tramp.*|cleanup_module=the tracer's own hooks", rule, "\n")
+		"bpf_.*|htab_.*|__bpf_tramp.*|cleanup_module|ftrace_trampoline|aggr_pre_handler|pre_handler_kretprobe|.*rethook.*|kretprobe_.*|kprobe_.*=the tracer's own hooks\n" \
+		"vfs_fsync_range|dax_finish_sync_fault=the call into or out of the fsync", rule, "\n")
 	for (i = 1; i <= n; i++) {
 		split(rule[i], kv, "=")
 		re[i] = "^(" kv[1] ")([.][a-z0-9.]+)?$"; name[i] = kv[2]
