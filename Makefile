@@ -126,6 +126,8 @@ help:
 	@echo 'make check-kernels      the guest half of make check on every kernel of kernel-config/kernels.txt'
 	@echo 'make reproduce-kernels  the reproduce scenarios on every kernel, interleaved; one cross-kernel table'
 	@echo 'make kernel-source GUEST=6.12; make kernel KSRC=.output/src/6.12/linux-source-6.12   build your own'
+	@echo 'make patch-check KSRC=DIR PATCH=FILE   base against base+patch: both built, the guest jobs and the gate on both, one report'
+	@echo 'make bisect KSRC=GIT_TREE GOOD=REV BAD=REV [TEST=gate|check|syncorder|crash]   the first bad commit'
 	@echo 'make gate-run; make baseline; make gate BASE=RUN NEW=RUN   the regression gate (gate-aa, gate-power, gate-kernels: its studies)'
 	@echo 'make figures    the docs'"'"' result tables, rendered again from their recorded runs (results/figures.txt)'
 	@echo 'make clean      remove $(O)/'
@@ -179,6 +181,19 @@ patch-check: all $(QEMU_STAMP)
 	$(Q)sh mk/deps.sh $(KBUILD_PACKAGES)
 	$(Q)O=$(O) BUILDS=$(PC_BUILDS) CHECKS='$(CHECKS)' CONFIRM='$(CONFIRM)' FIXES='$(FIXES)' TAG='$(TAG)' WITH_GATE='$(WITH_GATE)' \
 		sh kernel-config/patch-check.sh $(KSRC) $(PC_OUT) $(PATCH)
+# make bisect KSRC=GIT_TREE GOOD=REV BAD=REV [TEST=gate|check|syncorder|crash]
+# [METRIC='FS SCENARIO METRIC'] [TRIES=2] [BOOTS=3]: git bisect run over the
+# tree, each step built with the fragment (BISECT_BUILDS: one build folder
+# and a worktree) and judged by TEST, into BISECT_OUT (kernel-config/README.md,
+# "Bisecting").
+BISECT_BUILDS ?= $(O)/own/bisect-$(notdir $(abspath $(KSRC)))
+BISECT_OUT ?= results/runs/bisect-$(shell date -u +%Y%m%dT%H%M%SZ)
+.PHONY: bisect
+bisect: all $(QEMU_STAMP)
+	$(Q)[ -n "$(KSRC)" ] && [ -n "$(GOOD)" ] && [ -n "$(BAD)" ] || { echo "make bisect: KSRC=DIR GOOD=REV BAD=REV are required" >&2; exit 2; }
+	$(Q)sh mk/deps.sh $(KBUILD_PACKAGES)
+	$(Q)O=$(O) GATE=$(GATE) BUILDS=$(BISECT_BUILDS) TEST='$(TEST)' METRIC='$(METRIC)' TRIES='$(TRIES)' BOOTS='$(BOOTS)' \
+		sh kernel-config/bisect.sh $(KSRC) $(GOOD) $(BAD) $(BISECT_OUT)
 .PHONY: kernel-source
 kernel-source:
 	$(Q)sh vm/fetch-source.sh $(GUEST) $(O)/src/$(GUEST)

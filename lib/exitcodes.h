@@ -35,6 +35,7 @@
 #define EXIT_PATCH_FAILED	21 /* a patch does not apply to the kernel tree: the tree is left as it was */
 #define EXIT_BUILD_FAILED	22 /* a kernel did not build: no image left behind, the log's tail shown */
 #define EXIT_NOT_FIXED		23 /* patch-check: a finding the patch should fix still shows on the patched kernel */
+#define EXIT_BISECT_ENDS	24 /* bisect: the GOOD revision is not good or the BAD one not bad: nothing to bisect */
 
 /* The VM runner (vm/run.sh, vm/job.sh): how a guest run ended, when not
  * with its job's own status. The splat classes are vm/splats.txt's. */
