@@ -7,7 +7,8 @@
 # gate calls unknown is run again with twice the boots, then skipped; when
 # only skipped revisions are left they are listed (exit 1); a GOOD that is
 # not good or a BAD that is not bad ends it (24), a folder without git is
-# refused (20); the user's tree keeps its checkout and no bisect state.
+# refused (20); the user's tree keeps its checkout and no bisect state;
+# bisect-history.sh puts the bad commit where asked among harmless ones.
 # The real bisection over a kernel history is a recorded baseline
 # (kernel-config/README.md, "Bisecting").
 set -u
@@ -158,6 +159,27 @@ not_a_git_tree_exit_20() {
 		{ echo "exit $rc: $(cat "$tmp/nogit.out")"; return 1; }
 }
 
+# bisect-history.sh on a tree holding the fault path's lines: the bad
+# commit where asked, the others comments only; a second history reuses
+# the base.
+history_script() {
+	h=$tmp/hsrc
+	mkdir -p "$h/fs/xfs" "$h/fs/ext4" "$h/Documentation/filesystems"
+	printf '// SPDX\n#include <linux/atomic.h>\nvm_fault_t dax_finish_sync_fault(struct vm_fault *vmf, unsigned int order,\n\t\tpfn_t pfn)\n{\n\tint err;\n\n\terr = vfs_fsync_range(vmf->vma->vm_file, start, start + len - 1, 1);\n\tif (err)\n\t\treturn VM_FAULT_SIGBUS;\n\treturn dax_insert_pfn_mkwrite(vmf, pfn, order);\n}\n' >"$h/fs/dax.c"
+	for f in fs/xfs/xfs_file.c fs/ext4/file.c Documentation/filesystems/dax.rst; do echo "// SPDX" >"$h/$f"; done
+	sh "$root/kernel-config/bisect-history.sh" "$h" "$tmp/hist" slow 3 5 >"$tmp/hist.out" 2>&1 || { cat "$tmp/hist.out"; return 1; }
+	eval "$(tail -n 1 "$tmp/hist.out")"
+	[ "$FIRST_BAD" = "$(git -C "$tmp/hist" rev-parse slow-3~2)" ] &&
+		git -C "$tmp/hist" show "$FIRST_BAD" | grep -q "^+	udelay(100);" &&
+		[ "$(git -C "$tmp/hist" log --format=%s bisect-base..slow-3 | grep -c harmless)" = 4 ] &&
+		[ -z "$(git -C "$tmp/hist" log -p bisect-base..slow-3 | grep "^[+-][^+-]" | grep -v -e "harmless change" -e "udelay" -e "linux/delay.h")" ] ||
+		{ echo "slow-3: $(git -C "$tmp/hist" log --oneline bisect-base..slow-3 | tr "\n" " ")"; return 1; }
+	sh "$root/kernel-config/bisect-history.sh" "$h" "$tmp/hist" order 1 5 >"$tmp/hist.out" 2>&1 || { cat "$tmp/hist.out"; return 1; }
+	eval "$(tail -n 1 "$tmp/hist.out")"
+	git -C "$tmp/hist" show "$FIRST_BAD:fs/dax.c" | tr "\n" " " | grep -q "ret = dax_insert_pfn_mkwrite(vmf, pfn, order);[[:space:]]*err = vfs_fsync_range.*return ret;" &&
+		! grep -q "copying" "$tmp/hist.out" || { echo "order-1: $(git -C "$tmp/hist" show "$FIRST_BAD:fs/dax.c")"; return 1; }
+}
+
 [ -x "$GATE" ] || { echo "Bail out! no gate binary $GATE (make)"; exit 1; }
 ktap_plan_checks "$0"
 ktap_start
@@ -168,4 +190,5 @@ ktap_check unknown_run_again_with_more_boots_then_skipped unknown_retried_then_s
 ktap_check good_not_good_exit_24 good_not_good_exit_24
 ktap_check bad_not_bad_exit_24 bad_not_bad_exit_24
 ktap_check not_a_git_tree_exit_20 not_a_git_tree_exit_20
+ktap_check history_script_places_the_bad_commit history_script
 ktap_finish
