@@ -61,7 +61,10 @@ touch "$NATIVE_TARGET/made-here"
 echo "to stderr" >&2
 exit 7
 EOF2
-printf '#!/bin/sh\nsleep 300 &\nsleep 301\n' >"$tmp/hang.sh"
+# Durations of this run's own (a `sleep 300` elsewhere on the machine,
+# a developer's shell waiting on a long job, once failed a CI run here).
+hang_s=$((8000 + $$ % 4000))
+printf '#!/bin/sh\nsleep %s &\nsleep %s\n' "$hang_s" "$((hang_s + 1))" >"$tmp/hang.sh"
 runs_job() {
 	BINDIR="$tmp/fakebin" sh "$root/native/job.sh" --target "$tmp/target" "$tmp/job.sh" "$tmp/run" >"$tmp/j.out" 2>&1
 	rc=$?
@@ -77,7 +80,7 @@ watchdog_stops_tree() {
 	rc=$?
 	[ "$rc" = 124 ] || { echo "exit $rc, want 124: $(cat "$tmp/h.err")"; return 1; }
 	sleep 1
-	! pgrep -f 'sleep 30[01]' >/dev/null || { echo "left running: $(pgrep -af 'sleep 30[01]')"; return 1; }
+	! pgrep -f "sleep ($hang_s|$((hang_s + 1)))\$" >/dev/null || { echo "left running: $(pgrep -af "sleep ($hang_s|$((hang_s + 1)))\$")"; return 1; }
 	[ "$(ls -A "$tmp/target")" = "" ] || { echo "left in the target: $(ls -A "$tmp/target")"; return 1; }
 }
 
