@@ -8,9 +8,9 @@
 #                                  back; exit 1 when a stored page was lost
 # Each stored page was flushed (clflush) and reported before the crash, so
 # MAP_SYNC promises every one of them. On a kernel with the bug the last
-# one (page 63) comes back as the clone source's data in about half of the
-# crashes (validate/README.md, "Findings", has the measured rate); with
-# the fix (0001-dax-...patch) never.
+# one (page 63) comes back as the clone source's data: in 8 of 8 crashes
+# on Debian's 6.1 (make finding-repro, results/baselines/repro-xfs-cow-*);
+# with the fix (0001-dax-...patch) never.
 set -eu
 [ $# = 3 ] || { sed -n '4,9s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
