@@ -22,6 +22,11 @@ BPFTOOL ?= bpftool
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
 	-e 's/ppc64le/powerpc/' -e 's/riscv64/riscv/' -e 's/s390x/s390/')
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror
+# 7.2 embeds named structs as anonymous members (mm/slab.h: "struct
+# freelist_counters;"), which bpftool dumps as such into vmlinux.h: built
+# from an own 7.2 kernel's BTF it did not compile without these (the
+# kernel's own BPF builds, tools/sched_ext, pass -fms-extensions too).
+BPF_CFLAGS += -fms-extensions -Wno-microsoft-anon-tag
 BPF_LDLIBS := -lbpf -lelf -lz
 
 # The probe layer, shared by the libbpf tools: user space (links libbpf,
