@@ -62,12 +62,15 @@ phase_taken() {
 		END { if (!rows) exit 1; printf "%g %.0f\n", n / (rows * pages), sum / (rows * pages) }' "$1/samples.txt"
 }
 
-# share_changed FS SCENARIO: "PHASE base_share new_share change_ns" of the
-# phase whose share of the faults moved most (5 points at least) and whose
-# time a fault grew: a patch that makes more faults synchronous changes
-# how many take the metadata sync, not how long one takes.
+# share_changed FS SCENARIO: "fsync base_share new_share change_ns" when the
+# share of the faults that take the metadata sync moved (5 points at least)
+# and its time a fault grew: a patch that makes more faults synchronous
+# changes how many sync, not how long one takes. Only the sync's share
+# tells: the phase rows hold synchronous faults only, so every phase's
+# share moves with it (the first version picked the largest, and named
+# dax_iomap_fault on 7.2).
 share_changed() {
-	for ph in iomap fsync mkwrite; do
+	for ph in fsync; do
 		b=$(phase_taken "$base" "$1" "$2" $ph) && n=$(phase_taken "$new" "$1" "$2" $ph) || continue
 		echo "$ph $b $n"
 	done | awk '{ moved = $4 - $2; if (moved < 0) moved = -moved; d = $5 - $3
