@@ -74,8 +74,9 @@ verdict_of() {
 # they have some "ok" and none "not ok", none without results.
 ktap_verdict() {
 	ls "$1"/*.tap >/dev/null 2>&1 || { echo "none no KTAP file"; return; }
-	awk '/^[ \t]*(\[ *[0-9]+s\] )?not ok [0-9]+ / { sub(/^[ \t]*(\[ *[0-9]+s\] )?not ok [0-9]+ /, ""); sub(/ #.*/, ""); bad = bad (bad ? "," : "") $0; next }
-		/^[ \t]*(\[ *[0-9]+s\] )?ok [0-9]+ / { ok++ }
+	awk '{ sub(/^[ \t]*(\[ *[0-9]+s\] )?/, "") }
+		/^not ok [0-9]+ / { sub(/^not ok [0-9]+ /, ""); sub(/ #.*/, ""); bad = bad (bad ? "," : "") $0; next }
+		/^ok [0-9]+ / { ok++ }
 		END { if (bad != "") print "bad not ok: " bad; else if (ok) print "good " ok " ok"; else print "none no result" }' "$1"/*.tap
 }
 
@@ -117,7 +118,8 @@ step() {
 
 # ---- the driver ----------------------------------------------------------
 
-# endpoint NAME REV WANT: build and judge GOOD or BAD; it must be WANT.
+# endpoint NAME REV: GOOD or BAD (NAME) checked out and built; the
+# driver judges it.
 endpoint() {
 	git -C "$wt" checkout -q --detach "$2" || { echo "bisect: cannot check $2 out in $wt" >&2; exit "$EXIT_RUNTIME"; }
 	build_rev "$1" || { echo "bisect: $1 ($2) does not build (log: $out/steps/$1/build.log)" >&2; exit "$EXIT_BUILD_FAILED"; }
@@ -163,12 +165,14 @@ t_start=$(date +%s)
 
 # The real test: a gate run, or the guest job, on the step's kernel.
 bs_test() {
+	kernel=$1 modules=$2 dir=$3 boots=$4
 	case $TEST in
-	gate) make -C "$root" --no-print-directory O="${O:-$root/.output}" KERNEL="$1" MODULES="$2" RUN_DIR="$3" BOOTS="$4" gate-run ;;
-	check) make -C "$root" --no-print-directory O="${O:-$root/.output}" KERNEL="$1" MODULES="$2" CHECK="$3" check-kernel ;;
-	syncorder) mkdir -p "$3" && make -C "$root" --no-print-directory O="${O:-$root/.output}" KERNEL="$1" MODULES="$2" CHECK="$3" check-syncorder ;;
-	crash) mkdir -p "$3" && make -C "$root" --no-print-directory O="${O:-$root/.output}" KERNEL="$1" MODULES="$2" CHECK="$3" crash-check ;;
+	gate) set -- RUN_DIR="$dir" BOOTS="$boots" gate-run ;;
+	check) set -- CHECK="$dir" check-kernel ;;
+	syncorder) mkdir -p "$dir" && set -- CHECK="$dir" check-syncorder ;;
+	crash) mkdir -p "$dir" && set -- CHECK="$dir" crash-check ;;
 	esac
+	make -C "$root" --no-print-directory O="${O:-$root/.output}" KERNEL="$kernel" MODULES="$modules" "$@"
 }
 
 # The worktree: the user's tree keeps its checkout and bisect state.
@@ -226,10 +230,10 @@ wall=$(($(date +%s) - t_start))
 		echo "first bad commit: $short $(git -C "$ksrc" log -1 --format=%s "$first")"
 		echo "  its step:    $(awk -v r="$short" '$1 == r { $1 = ""; print }' "$out/steps.txt")"
 		p=$(awk -v r="$parent" '$1 == r { $1 = ""; print }' "$out/steps.txt")
-		[ -n "$p" ] || { [ "$(git -C "$ksrc" rev-parse "$good")" = "$(git -C "$ksrc" rev-parse "$first^")" ] && p=" GOOD (the reference)"; }
+		[ -n "$p" ] || { [ "$good_sha" = "$(git -C "$ksrc" rev-parse "$first^")" ] && p=" GOOD (the reference)"; }
 		echo "  its parent:  $parent${p:- (not a step)}"
 	fi
 	echo "steps: $steps ($((steps + 2)) kernel builds with GOOD's and BAD's), wall $wall s${METRIC:+, metric $METRIC}"
 } >"$out/report.txt"
-cat "$out/report.txt" | tee -a "$out/log.txt" | sed 's/^/  BISECT   /'
+tee -a "$out/log.txt" <"$out/report.txt" | sed 's/^/  BISECT   /'
 [ -n "$first" ] || exit "$EXIT_RUNTIME"
