@@ -70,12 +70,9 @@ phase_taken() {
 # share moves with it (the first version picked the largest, and named
 # dax_iomap_fault on 7.2).
 share_changed() {
-	for ph in fsync; do
-		b=$(phase_taken "$base" "$1" "$2" $ph) && n=$(phase_taken "$new" "$1" "$2" $ph) || continue
-		echo "$ph $b $n"
-	done | awk '{ moved = $4 - $2; if (moved < 0) moved = -moved; d = $5 - $3
-		if (moved >= 0.05 && d > 0 && (best == "" || d > bestd)) { best = $1 " " $2 " " $4 " " d; bestd = d } }
-		END { if (best == "") exit 1; print best }'
+	b=$(phase_taken "$base" "$1" "$2" fsync) && n=$(phase_taken "$new" "$1" "$2" fsync) || return 1
+	echo "$b $n" | awk '{ moved = $3 - $1; if (moved < 0) moved = -moved; d = $4 - $2
+		if (moved < 0.05 || d <= 0) exit 1; print "fsync", $1, $3, d }'
 }
 
 phase_name() {
