@@ -73,14 +73,14 @@ t_hits() {
 	hits=$(sed -n 's/^delay_hits=//p' "$out/slow/boot-1/meta.txt")
 	[ "$hits" = "$want" ] || { echo "fault_delay hits $hits, want $want"; return 1; }
 }
+# median_of JSON FS ROW EXPR: EXPR (jq) of that row's median metric.
+median_of() {
+	jq -r ".rows[] | select(.fs == \"$2\" and .scenario == \"$3\" and .metric == \"median\") | $4" "$1"
+}
 # change JSON FS ROW: the median's change of that row, in percent (integer).
-change() {
-	jq -r ".rows[] | select(.fs == \"$2\" and .scenario == \"$3\" and .metric == \"median\") | .change * 100 | floor" "$1"
-}
+change() { median_of "$@" '.change * 100 | floor'; }
 # grown_ns JSON FS ROW: how many ns that row's median grew (an integer).
-grown_ns() {
-	jq -r ".rows[] | select(.fs == \"$2\" and .scenario == \"$3\" and .metric == \"median\") | .new.median_ns - .base.median_ns | floor" "$1"
-}
+grown_ns() { median_of "$@" '.new.median_ns - .base.median_ns | floor'; }
 # The phases are gated too, and see the delay where it is: in the fs
 # fault handler around dax_iomap_fault, not in the mkwrite phase after the
 # sync. (Not in daxlat's iomap phase: the kprobe's wait runs before the
