@@ -97,9 +97,10 @@ range() {
 # meta.txt's SCENARIOS_ABSENT) has no rows there and no plot.
 scenarios_of() { awk -v fs="$2" '$2 == fs && $3 !~ /:/ && $3 !~ /^(tail|persist)-/ { print $3 }' "$1" | sort -u; }
 # Every row kind of both files on filesystem FS: what a gate can overlay.
+row_kinds() { awk -v fs="$2" '$2 == fs { print $3 }' "$1" | sort -u; }
 rows_of_both() {
-	awk -v fs="$3" '$2 == fs { print $3 }' "$1" | sort -u >"$4.a"
-	awk -v fs="$3" '$2 == fs { print $3 }' "$2" | sort -u | comm -12 "$4.a" -
+	row_kinds "$1" "$3" >"$4.a"
+	row_kinds "$2" "$3" | comm -12 "$4.a" -
 	rm -f "$4.a"
 }
 filesystems_of() { awk '{ print $2 }' "$1" | sort -u; }
