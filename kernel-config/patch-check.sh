@@ -189,6 +189,14 @@ check() {
 	[ "$side" != base ] || keep checks "$out/base"
 }
 
+# report LIST [SIDE_ARGS...]: patch-report.awk (its list=LIST: "changed" or
+# "") on both sides' KTAP files, then SIDE_ARGS (the runs again).
+report() {
+	list=$1; shift
+	awk -v fixes="${FIXES:-}" -v list="$list" -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
+		side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap "$@"
+}
+
 # The make target whose job writes KTAP file NAME (NAME.tap), as the
 # Makefile's KERNEL_CHECKS and KERNEL_TAPS pair them.
 tap_job() {
@@ -209,8 +217,7 @@ tap_job() {
 # more times on each kernel, into OUT/again-I-SIDE; the report counts a
 # test as worse only if every run again agreed.
 confirm() {
-	files=$(awk -v fixes="${FIXES:-}" -v list=changed -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
-		side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap)
+	files=$(report changed)
 	jobs=
 	for f in $files; do
 		j=$(tap_job "$f") || continue
@@ -248,8 +255,8 @@ unapply
 check base && check patched || exit "$EXIT_RUNTIME"
 [ "$CONFIRM" = 0 ] || confirm
 [ "$WITH_GATE" = 0 ] || gate_both || exit "$EXIT_RUNTIME"
-awk -v fixes="${FIXES:-}" -f "$here/patch-report.awk" "$root/validate/known-bugs.txt" \
-	side=base "$out"/base/*.tap side=patched "$out"/patched/*.tap $(again_args) >"$out/report.txt"
+# shellcheck disable=SC2046
+report "" $(again_args) >"$out/report.txt"
 rc=$?
 if [ "$WITH_GATE" != 0 ]; then
 	{ echo ""

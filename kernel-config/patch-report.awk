@@ -105,6 +105,7 @@ END {
 		p = (("patched", k) in result) ? result["patched", k] : "gone"
 		if (b == p) continue
 		changed[++nchanged] = k
+		now[k] = p
 		conf[k] = confirmed(k, b, p)
 		if (!worse(b, p) && p != "gone") continue
 		if (conf[k] == "" || conf[k] == "yes") worse_keys[++nworse] = k
@@ -126,7 +127,7 @@ END {
 	print "changed: " nchanged + nextra
 	for (i = 1; i <= nchanged; i++) {
 		k = changed[i]
-		p = (("patched", k) in result) ? result["patched", k] : "gone"
+		p = now[k]
 		printf "  %s: %s -> %s%s\n", k, toupper(result["base", k]), toupper(p),
 			conf[k] == "yes" ? " (confirmed: the same when run again)" : conf[k] != "" ? " (NOT REPRODUCED, " conf[k] ")" : ""
 		if (p != "gone") show(k, "patched")
